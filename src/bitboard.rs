@@ -84,7 +84,7 @@ impl Bitboard {
     /// The rightmost column.
     pub const COL_H: Bitboard = Bitboard(0x8080_8080_8080_8080);
     /// The 32 dark cells, where (row + col) is odd.
-    pub const DARK: Bitboard = Bitboard(0xAA55_AA55_AA55_AA55);
+    pub const DARK: Bitboard = Bitboard(0x55AA_55AA_55AA_55AA);
 
     /// Whether the set has no square.
     #[must_use]
@@ -170,7 +170,8 @@ impl IntoIterator for Bitboard {
 
 impl FromIterator<Square> for Bitboard {
     fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Self {
-        iter.into_iter().fold(Bitboard::EMPTY, |acc, sq| acc | sq.bit())
+        iter.into_iter()
+            .fold(Bitboard::EMPTY, |acc, sq| acc | sq.bit())
     }
 }
 
@@ -263,7 +264,10 @@ mod tests {
 
     #[test]
     fn iteration_is_in_reading_order() {
-        let b: Bitboard = [5u8, 63, 0].iter().filter_map(|&i| Square::from_index(i)).collect();
+        let b: Bitboard = [5u8, 63, 0]
+            .iter()
+            .filter_map(|&i| Square::from_index(i))
+            .collect();
         let v: Vec<usize> = b.iter().map(Square::index).collect();
         assert_eq!(v, vec![0, 5, 63]);
     }

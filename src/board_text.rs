@@ -98,22 +98,41 @@ fn lines(bytes: &[u8]) -> Result<Vec<Line<'_>>, BoardError> {
     if let Some(offset) = bad {
         let before = &bytes[..offset];
         let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-        let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
+        let line_start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
+        let column = String::from_utf8_lossy(&before[line_start..])
+            .chars()
+            .count()
+            + 1;
         let byte = bytes[offset];
-        return Err(BoardError::at(line, column, BoardErrorKind::Binary { byte }));
+        return Err(BoardError::at(
+            line,
+            column,
+            BoardErrorKind::Binary { byte },
+        ));
     }
     // Valid UTF-8 without NUL was checked above; lossy conversion changes nothing here.
     let text = match std::str::from_utf8(bytes) {
         Ok(t) => t,
-        Err(_) => return Err(BoardError::at(1, 1, BoardErrorKind::Binary { byte: bytes[0] })),
+        Err(_) => {
+            return Err(BoardError::at(
+                1,
+                1,
+                BoardErrorKind::Binary { byte: bytes[0] },
+            ))
+        }
     };
     let mut out: Vec<Line<'_>> = text
         .split('\n')
         .enumerate()
         .map(|(i, raw)| Line {
             number: i + 1,
-            text: raw.strip_suffix('\r').unwrap_or(raw).trim_end_matches([' ', '\t']),
+            text: raw
+                .strip_suffix('\r')
+                .unwrap_or(raw)
+                .trim_end_matches([' ', '\t']),
         })
         .collect();
     // A final newline leaves one empty piece after the last split; it is not a line.
@@ -138,7 +157,11 @@ fn parse_row(line: Line<'_>, row: u8, cells: &mut Cells) -> Result<(), BoardErro
             continue;
         }
         let Some(piece) = Piece::from_char(c) else {
-            return Err(BoardError::at(line.number, i + 1, BoardErrorKind::BadChar { found: c }));
+            return Err(BoardError::at(
+                line.number,
+                i + 1,
+                BoardErrorKind::BadChar { found: c },
+            ));
         };
         if let Some(sq) = Square::new(row, i as u8) {
             cells.put(piece, sq);
@@ -146,8 +169,16 @@ fn parse_row(line: Line<'_>, row: u8, cells: &mut Cells) -> Result<(), BoardErro
     }
     match count {
         8 => Ok(()),
-        n if n < 8 => Err(BoardError::at(line.number, n + 1, BoardErrorKind::ShortRow { found: n })),
-        n => Err(BoardError::at(line.number, 9, BoardErrorKind::LongRow { found: n })),
+        n if n < 8 => Err(BoardError::at(
+            line.number,
+            n + 1,
+            BoardErrorKind::ShortRow { found: n },
+        )),
+        n => Err(BoardError::at(
+            line.number,
+            9,
+            BoardErrorKind::LongRow { found: n },
+        )),
     }
 }
 
@@ -172,8 +203,7 @@ impl Cells {
 
     fn into_position(self, side: Color) -> Position {
         // Each cell was written once from one character, so the sets are consistent.
-        Position::new(self.red, self.black, self.kings, side)
-            .unwrap_or_else(|_| Position::start())
+        Position::new(self.red, self.black, self.kings, side).unwrap_or_else(|_| Position::start())
     }
 }
 
@@ -207,7 +237,11 @@ pub fn parse_board(bytes: &[u8]) -> Result<Position, BoardError> {
         for (r, line) in rows.iter().enumerate() {
             parse_row(*line, r as u8, &mut cells)?;
         }
-        return Err(BoardError::at(next, 1, BoardErrorKind::TooFewRows { found }));
+        return Err(BoardError::at(
+            next,
+            1,
+            BoardErrorKind::TooFewRows { found },
+        ));
     }
     let position = parse_rows(&rows[..8], Color::Red)?;
     if let Some(extra) = rows.get(8) {
@@ -231,7 +265,11 @@ pub fn parse_solution(bytes: &[u8]) -> Result<Vec<Position>, BoardError> {
             let sep = rows[i];
             if !sep.text.is_empty() {
                 let found: String = sep.text.chars().take(16).collect();
-                return Err(BoardError::at(sep.number, 1, BoardErrorKind::MissingSeparator { found }));
+                return Err(BoardError::at(
+                    sep.number,
+                    1,
+                    BoardErrorKind::MissingSeparator { found },
+                ));
             }
             i += 1;
         }
@@ -241,7 +279,11 @@ pub fn parse_solution(bytes: &[u8]) -> Result<Vec<Position>, BoardError> {
             for (r, line) in board.iter().enumerate() {
                 parse_row(*line, r as u8, &mut Cells::default())?;
             }
-            return Err(BoardError::at(next, 1, BoardErrorKind::TooFewRows { found: board.len() }));
+            return Err(BoardError::at(
+                next,
+                1,
+                BoardErrorKind::TooFewRows { found: board.len() },
+            ));
         }
         states.push(parse_rows(board, side)?);
         side = side.opponent();
@@ -272,14 +314,19 @@ pub fn format_board(pos: &Position) -> String {
 /// A solution file: every state, one empty line between two, LF only, final newline.
 #[must_use]
 pub fn format_solution(states: &[Position]) -> String {
-    states.iter().map(format_board).collect::<Vec<_>>().join("\n")
+    states
+        .iter()
+        .map(format_board)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const P03: &str = "........\n....b...\n.......R\n..b.b...\n...b...r\n........\n...r....\n....B...\n";
+    const P03: &str =
+        "........\n....b...\n.......R\n..b.b...\n...b...r\n........\n...r....\n....B...\n";
 
     #[test]
     fn round_trip() {

@@ -12,9 +12,12 @@ pub mod files;
 pub mod game;
 pub mod movegen;
 pub mod moves;
+pub mod notation;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod search;
+pub mod solve;
 pub mod square;
 pub mod zobrist;
 

@@ -1,1 +1,130 @@
-fn main() {}
+//! The `checkers` command: parses arguments and calls the library.
+
+mod cli;
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Result;
+use clap::Parser;
+
+use checkers::board_text::format_solution;
+use checkers::files::{self, InputError};
+use checkers::game::Outcome;
+use checkers::movegen::Routes;
+use checkers::notation;
+use checkers::perft;
+use checkers::solve::{self, Solution, SolveOptions};
+use checkers::Position;
+
+use cli::{Cli, Command, EngineArgs, PerftArgs, SolveArgs};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("checkers: error: {err:#}");
+            if err.downcast_ref::<InputError>().is_some() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::from(1)
+            }
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Some(Command::Perft(args)) => run_perft(&args),
+        None => run_solve(&cli.solve),
+    }
+}
+
+/// Turns the engine arguments into solver options.
+fn solve_options(engine: &EngineArgs) -> SolveOptions {
+    SolveOptions {
+        tt_megabytes: engine.tt_mb as usize,
+        max_depth: engine.depth,
+        time_limit: Duration::from_secs_f64(engine.time_limit),
+        nodes_per_move: engine.nodes_per_move,
+        fifty_move_rule: engine.draw_rule,
+    }
+}
+
+fn run_solve(args: &SolveArgs) -> Result<ExitCode> {
+    let (Some(input), Some(output)) = (&args.inputfile, &args.outputfile) else {
+        anyhow::bail!("--inputfile and --outputfile are required");
+    };
+    let puzzle = files::read_puzzle(input)?;
+    if !args.quiet {
+        for warning in puzzle.setup_warnings() {
+            eprintln!("checkers: warning: {}: {warning}", input.display());
+        }
+    }
+    let solution = solve::solve(puzzle, &solve_options(&args.engine));
+    files::write_atomic(output, &format_solution(&solution.states))?;
+    if !args.quiet {
+        eprintln!("{}", summary(&solution));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The one-line report of a solved game.
+fn summary(s: &Solution) -> String {
+    let result = match s.outcome {
+        Outcome::Win(c) => format!("{} wins", c.name()),
+        Outcome::DrawByRepetition => "draw by threefold repetition".to_string(),
+        Outcome::DrawByFiftyMoves => "draw by the 50-move rule".to_string(),
+    };
+    let proof = if s.proven {
+        "proven optimal"
+    } else if s.time_limited {
+        "not proven, time limit reached"
+    } else {
+        "not proven"
+    };
+    format!(
+        "{result} after {} moves ({proof}); {} states; {:.3} s; {} nodes; table hit rate {:.0}%",
+        s.moves(),
+        s.states.len(),
+        s.elapsed.as_secs_f64(),
+        s.stats.nodes,
+        100.0 * s.tt_hit_rate
+    )
+}
+
+fn run_perft(args: &PerftArgs) -> Result<ExitCode> {
+    let pos = match &args.inputfile {
+        Some(path) => files::read_puzzle(path)?,
+        None => Position::start(),
+    };
+    let routes = if args.distinct {
+        Routes::Distinct
+    } else {
+        Routes::All
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.map_or(0, |t| t as usize))
+        .build()?;
+    let started = std::time::Instant::now();
+    let total = pool.install(|| {
+        if args.divide {
+            let rows = perft::divide(&pos, args.depth, routes);
+            for (mv, n) in &rows {
+                println!("{} {n}", notation::move_text(&pos, *mv));
+            }
+            rows.iter().map(|(_, n)| n).sum()
+        } else {
+            perft::perft_parallel(&pos, args.depth, routes)
+        }
+    });
+    let secs = started.elapsed().as_secs_f64();
+    println!("{total}");
+    eprintln!(
+        "perft {}: {total} leaves in {secs:.3} s ({:.1} M leaves/s)",
+        args.depth,
+        total as f64 / secs.max(1e-9) / 1e6
+    );
+    Ok(ExitCode::SUCCESS)
+}

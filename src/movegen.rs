@@ -173,7 +173,12 @@ fn follow_jumps<F: FnMut(Move)>(pos: &Position, from: Square, sink: &mut F) {
 /// Depth-first search over the continuations of a jump sequence standing at `at`.
 ///
 /// A sequence ends only where no further jump exists, or where a man is crowned.
-fn extend<F: FnMut(Move)>(walk: &mut JumpWalk<'_, F>, at: Square, enemies: Bitboard, taken: Bitboard) {
+fn extend<F: FnMut(Move)>(
+    walk: &mut JumpWalk<'_, F>,
+    at: Square,
+    enemies: Bitboard,
+    taken: Bitboard,
+) {
     let mut extended = false;
     for i in 0..walk.dirs.len() {
         let dir = walk.dirs[i];

@@ -53,7 +53,11 @@ impl Move {
     /// order; the key is spelled out so documentation and code cannot drift apart.
     #[must_use]
     pub const fn canonical_key(self) -> (u8, u8, u64) {
-        (self.from.index() as u8, self.to.index() as u8, self.captured.0)
+        (
+            self.from.index() as u8,
+            self.to.index() as u8,
+            self.captured.0,
+        )
     }
 }
 

@@ -32,6 +32,10 @@ fn start_position_to_depth_9() {
 fn parallel_perft_agrees() {
     let start = Position::start();
     for &(depth, count) in published().iter().filter(|(d, _)| *d <= 8) {
-        assert_eq!(perft_parallel(&start, depth, Routes::All), count, "depth {depth}");
+        assert_eq!(
+            perft_parallel(&start, depth, Routes::All),
+            count,
+            "depth {depth}"
+        );
     }
 }

@@ -1,0 +1,218 @@
+//! Negamax alpha-beta with principal-variation windows, a transposition table, mate-distance
+//! bounds and a capture extension at the horizon.
+
+use std::time::Instant;
+
+use crate::movegen::{self, Routes};
+use crate::moves::MoveList;
+use crate::position::Position;
+
+use super::eval::evaluate;
+use super::ordering::MoveOrderer;
+use super::score::{Score, MAX_PLY};
+use super::tt::{Bound, Entry, TranspositionTable};
+
+/// When a search must stop. Nodes make the stop deterministic; the deadline is a safety net.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits {
+    /// Stop after this many nodes in one turn.
+    pub nodes: Option<u64>,
+    /// Stop at this instant.
+    pub deadline: Option<Instant>,
+}
+
+/// Counters over the searcher's life, for statistics.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SearchStats {
+    /// Positions visited.
+    pub nodes: u64,
+    /// Nodes where a move caused a beta cutoff.
+    pub cutoffs: u64,
+    /// Of those, cutoffs by the first move searched.
+    pub first_move_cutoffs: u64,
+}
+
+/// The search state that lives for a whole game: the table and the ordering heuristics.
+pub struct Searcher {
+    pub(super) tt: TranspositionTable,
+    pub(super) orderer: MoveOrderer,
+    pub(super) stats: SearchStats,
+    pub(super) limits: Limits,
+    /// Node count at which the current turn must stop.
+    pub(super) stop_at: u64,
+    pub(super) aborted: bool,
+}
+
+/// How often (in nodes) the clock is read.
+const CLOCK_INTERVAL: u64 = 1024;
+
+impl Searcher {
+    /// A searcher with a table of `tt_megabytes` MiB.
+    #[must_use]
+    pub fn new(tt_megabytes: usize) -> Searcher {
+        Searcher {
+            tt: TranspositionTable::new(tt_megabytes),
+            orderer: MoveOrderer::default(),
+            stats: SearchStats::default(),
+            limits: Limits::default(),
+            stop_at: u64::MAX,
+            aborted: false,
+        }
+    }
+
+    /// Counters so far.
+    #[must_use]
+    pub fn stats(&self) -> SearchStats {
+        self.stats
+    }
+
+    /// Fraction of table probes that hit.
+    #[must_use]
+    pub fn tt_hit_rate(&self) -> f64 {
+        self.tt.hit_rate()
+    }
+
+    /// Bytes held by the transposition table.
+    #[must_use]
+    pub fn tt_bytes(&self) -> usize {
+        self.tt.bytes()
+    }
+
+    /// Counts a node and decides whether the turn's limits are exhausted.
+    fn tick(&mut self) -> bool {
+        self.stats.nodes += 1;
+        if self.stats.nodes >= self.stop_at {
+            self.aborted = true;
+        } else if self.stats.nodes % CLOCK_INTERVAL == 0 {
+            if let Some(deadline) = self.limits.deadline {
+                if Instant::now() >= deadline {
+                    self.aborted = true;
+                }
+            }
+        }
+        self.aborted
+    }
+
+    /// The value of `pos` searched `depth` plies deep, `ply` plies from the root, within the
+    /// window (`alpha`, `beta`). Fail-soft: the result may lie outside the window, as a bound.
+    pub(super) fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        ply: usize,
+        mut alpha: Score,
+        beta: Score,
+    ) -> Score {
+        if self.tick() {
+            return Score::ZERO;
+        }
+        let mut moves = MoveList::new();
+        movegen::generate(pos, Routes::Distinct, &mut moves);
+        if moves.is_empty() {
+            return Score::lost_at(ply);
+        }
+        // At the horizon a pending capture is searched on (captures are forced and finite), so
+        // no leaf is evaluated in the middle of an exchange.
+        if ply + 1 >= MAX_PLY || (depth <= 0 && !moves[0].is_capture()) {
+            return evaluate(pos);
+        }
+        // Mate-distance bounds: nothing here can beat winning next ply or lose before now.
+        let alpha_floor = alpha.max(Score::lost_at(ply));
+        let beta_ceiling = beta.min(Score::won_at(ply + 1));
+        if alpha_floor >= beta_ceiling {
+            return alpha_floor;
+        }
+        alpha = alpha_floor;
+        let beta = beta_ceiling;
+
+        let depth = depth.max(0);
+        let key = pos.hash();
+        let tt_entry = self.tt.probe(key);
+        if let Some(e) = tt_entry {
+            if i32::from(e.depth) >= depth {
+                let s = e.score.from_node(ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+
+        let side = pos.side_to_move();
+        let mut keys = self
+            .orderer
+            .keys(&moves, tt_entry.and_then(|e| e.best), ply, side);
+        let alpha_start = alpha;
+        let mut best = Score::MIN;
+        let mut best_index = None;
+        let mut searched = 0usize;
+        while let Some(i) = keys.next_best() {
+            let child = pos.play(moves[i]);
+            let score = if searched == 0 {
+                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
+            } else {
+                let probe = -self.negamax(&child, depth - 1, ply + 1, -alpha - Score(1), -alpha);
+                if probe > alpha && probe < beta && !self.aborted {
+                    -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
+                } else {
+                    probe
+                }
+            };
+            if self.aborted {
+                return Score::ZERO;
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                best_index = Some(i);
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        self.stats.cutoffs += 1;
+                        if searched == 1 {
+                            self.stats.first_move_cutoffs += 1;
+                        }
+                        self.orderer.record_cutoff(moves[i], ply, depth, side);
+                        break;
+                    }
+                }
+            }
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_start {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            Entry {
+                score: best.to_node(ply),
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+                best: best_index.and_then(|i| u8::try_from(i).ok()),
+            },
+        );
+        best
+    }
+}
+
+impl std::ops::Sub for Score {
+    type Output = Score;
+    fn sub(self, rhs: Score) -> Score {
+        Score(self.0 - rhs.0)
+    }
+}
+
+impl std::ops::Add for Score {
+    type Output = Score;
+    fn add(self, rhs: Score) -> Score {
+        Score(self.0 + rhs.0)
+    }
+}

@@ -1,0 +1,146 @@
+//! One turn: iterative deepening from the current position until the result is proven, a limit
+//! is reached, or the turn's budget runs out; then the canonical choice among equally good moves.
+
+use crate::movegen;
+use crate::moves::Move;
+use crate::position::Position;
+
+use super::alphabeta::{Limits, Searcher};
+use super::score::{Score, MAX_PLY};
+
+/// The outcome of one turn's thinking.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Thought {
+    /// The move to play.
+    pub best: Move,
+    /// Its score from the mover's point of view (None when the move was forced and not searched).
+    pub score: Option<Score>,
+    /// Depth of the last completed iteration.
+    pub depth: u32,
+    /// Whether `score` is an exact game end within the searched depth: the move is then optimal
+    /// (fastest win or slowest loss) and the smallest such move in canonical order.
+    pub proven: bool,
+}
+
+impl Searcher {
+    /// Chooses a move for the side to move in `pos`, or `None` when it has none (it has lost).
+    ///
+    /// Deepens one ply at a time up to `max_depth`. When an iteration's score is a game end no
+    /// further away than that iteration's depth, the score is exact, the deepening stops, and
+    /// among all moves that reach that score the first in canonical order ([`Move::canonical_key`])
+    /// is played, so the choice does not depend on the search's internal move order.
+    pub fn think(&mut self, pos: &Position, max_depth: u32, limits: Limits) -> Option<Thought> {
+        let mut moves = movegen::legal_moves(pos);
+        if moves.is_empty() {
+            return None;
+        }
+        moves.sort();
+        if moves.len() == 1 {
+            return Some(Thought {
+                best: moves[0],
+                score: None,
+                depth: 0,
+                proven: false,
+            });
+        }
+        self.begin_turn(limits);
+        let max_depth = max_depth.min(MAX_PLY as u32 - 2);
+        let mut done: Option<Thought> = None;
+        let mut order: Vec<Move> = moves.to_vec();
+        for depth in 1..=max_depth {
+            let Some((score, best)) = self.search_root(pos, &order, depth) else {
+                break;
+            };
+            // Search the best move first next time; the rest keep their order.
+            if let Some(p) = order.iter().position(|&m| m == best) {
+                order[..=p].rotate_right(1);
+            }
+            let proven = score.plies_to_end().is_some_and(|n| n <= depth);
+            done = Some(Thought {
+                best,
+                score: Some(score),
+                depth,
+                proven,
+            });
+            if proven {
+                break;
+            }
+        }
+        let mut thought = done.unwrap_or(Thought {
+            best: moves[0],
+            score: None,
+            depth: 0,
+            proven: false,
+        });
+        if let (true, Some(score)) = (thought.proven, thought.score) {
+            if let Some(canonical) = self.first_move_reaching(pos, &moves, score, thought.depth) {
+                thought.best = canonical;
+            }
+        }
+        Some(thought)
+    }
+
+    /// Resets the per-turn state and sets the node budget.
+    fn begin_turn(&mut self, limits: Limits) {
+        self.limits = limits;
+        self.aborted = false;
+        self.stop_at = limits
+            .nodes
+            .map_or(u64::MAX, |n| self.stats.nodes.saturating_add(n));
+        self.tt.new_generation();
+        self.orderer.new_turn();
+    }
+
+    /// One iteration over the root moves in `order`; `None` if the budget ran out.
+    fn search_root(&mut self, pos: &Position, order: &[Move], depth: u32) -> Option<(Score, Move)> {
+        let depth = depth as i32;
+        let mut alpha = Score::MIN;
+        let beta = Score::MAX;
+        let mut best = (Score::MIN, order[0]);
+        for (i, &mv) in order.iter().enumerate() {
+            let child = pos.play(mv);
+            let score = if i == 0 {
+                -self.negamax(&child, depth - 1, 1, -beta, -alpha)
+            } else {
+                let probe = -self.negamax(&child, depth - 1, 1, -alpha - Score(1), -alpha);
+                if probe > alpha && !self.aborted {
+                    -self.negamax(&child, depth - 1, 1, -beta, -alpha)
+                } else {
+                    probe
+                }
+            };
+            if self.aborted {
+                return None;
+            }
+            if score > best.0 {
+                best = (score, mv);
+                alpha = alpha.max(score);
+            }
+        }
+        Some(best)
+    }
+
+    /// The first move of `sorted` (canonical order) whose value is at least `target`, tested with
+    /// a null window at `depth`. With an exact `target` this is the canonical optimal move.
+    fn first_move_reaching(
+        &mut self,
+        pos: &Position,
+        sorted: &[Move],
+        target: Score,
+        depth: u32,
+    ) -> Option<Move> {
+        let depth = depth as i32;
+        for &mv in sorted {
+            let child = pos.play(mv);
+            // The move reaches `target` when the child's value is at most `-target`.
+            let v = self.negamax(&child, depth - 1, 1, -target, -target + Score(1));
+            if self.aborted {
+                return None;
+            }
+            if v <= -target {
+                return Some(mv);
+            }
+        }
+        None
+    }
+}

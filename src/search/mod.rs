@@ -1,0 +1,18 @@
+//! Depth-limited alpha-beta search, split by concern: scores ([`score`]), the transposition table
+//! ([`tt`]), the evaluation ([`eval`]), move ordering ([`ordering`]), the recursive search
+//! ([`alphabeta`]) and the per-turn driver with iterative deepening ([`iterdeep`]).
+//!
+//! The search is exact where it claims to be: no forward pruning (no null move, no late-move
+//! reductions, no futility), game ends scored by their distance, and a result counted as proven
+//! only when its distance is within the depth searched.
+
+pub mod alphabeta;
+pub mod eval;
+pub mod iterdeep;
+pub mod ordering;
+pub mod score;
+pub mod tt;
+
+pub use alphabeta::{Limits, SearchStats, Searcher};
+pub use iterdeep::Thought;
+pub use score::Score;

@@ -1,0 +1,217 @@
+//! Transposition table: a fixed-size, two-way set-associative cache of search results.
+//!
+//! Each bucket holds a depth-preferred entry and an always-replace entry, so deep results survive
+//! a flood of shallow ones while recent shallow results are still cached. Entries are two `u64`
+//! words (the full key and the packed data), so the table is allocated zeroed and costs nothing
+//! until it is touched.
+
+use super::score::Score;
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The score is the exact value.
+    Exact,
+    /// The true value is at least the score (the search failed high).
+    Lower,
+    /// The true value is at most the score (the search failed low).
+    Upper,
+}
+
+/// A decoded table entry.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Entry {
+    /// Score relative to the node (see `Score::to_node`).
+    pub score: Score,
+    /// Remaining depth the score was searched with.
+    pub depth: u8,
+    /// Kind of bound.
+    pub bound: Bound,
+    /// Index of the best move in the node's generated move list, if any.
+    pub best: Option<u8>,
+}
+
+/// Bytes per bucket: two entries of two words.
+const BUCKET_BYTES: usize = 32;
+
+/// The table. Its size is a power of two of buckets not above the requested megabytes.
+#[derive(Debug)]
+pub struct TranspositionTable {
+    /// Two words per entry, two entries per bucket: [key0, data0, key1, data1].
+    words: Vec<u64>,
+    mask: usize,
+    generation: u8,
+    probes: u64,
+    hits: u64,
+}
+
+impl Entry {
+    fn pack(self, generation: u8) -> u64 {
+        let bound = match self.bound {
+            Bound::Exact => 1u64,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        let best = self.best.map_or(0u64, |i| u64::from(i) + 1);
+        (self.score.0 as i16 as u16 as u64)
+            | (u64::from(self.depth) << 16)
+            | (bound << 24)
+            | (best << 32)
+            | (u64::from(generation) << 48)
+    }
+
+    fn unpack(data: u64) -> Option<Entry> {
+        let bound = match (data >> 24) & 3 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            3 => Bound::Upper,
+            _ => return None,
+        };
+        let best = ((data >> 32) & 0x1FF) as u16;
+        Some(Entry {
+            score: Score(i32::from(data as u16 as i16)),
+            depth: ((data >> 16) & 0xFF) as u8,
+            bound,
+            best: best.checked_sub(1).and_then(|b| u8::try_from(b).ok()),
+        })
+    }
+}
+
+fn generation_of(data: u64) -> u8 {
+    ((data >> 48) & 0xFF) as u8
+}
+
+impl TranspositionTable {
+    /// A table of at most `megabytes` MiB (at least one bucket).
+    #[must_use]
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let bytes = megabytes.saturating_mul(1 << 20).max(BUCKET_BYTES);
+        let buckets = 1usize << (usize::BITS - 1 - (bytes / BUCKET_BYTES).leading_zeros());
+        TranspositionTable {
+            words: vec![0u64; buckets * 4],
+            mask: buckets - 1,
+            generation: 0,
+            probes: 0,
+            hits: 0,
+        }
+    }
+
+    /// Marks later stores as newer than everything stored so far (one generation per turn), so
+    /// stale deep entries from earlier turns can be replaced.
+    pub fn new_generation(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+    }
+
+    fn bucket(&self, key: u64) -> usize {
+        ((key as usize) & self.mask) * 4
+    }
+
+    /// The entry stored for `key`, if any.
+    pub fn probe(&mut self, key: u64) -> Option<Entry> {
+        self.probes += 1;
+        let b = self.bucket(key);
+        for slot in [b, b + 2] {
+            if self.words[slot] == key && self.words[slot + 1] != 0 {
+                self.hits += 1;
+                return Entry::unpack(self.words[slot + 1]);
+            }
+        }
+        None
+    }
+
+    /// Stores `entry` for `key`: in the depth-preferred slot when it is as deep as what is there
+    /// (or that is from an older turn or the same position), otherwise in the always-replace slot.
+    pub fn store(&mut self, key: u64, entry: Entry) {
+        let b = self.bucket(key);
+        let old = self.words[b + 1];
+        let old_depth = ((old >> 16) & 0xFF) as u8;
+        let replace_deep = old == 0
+            || self.words[b] == key
+            || entry.depth >= old_depth
+            || generation_of(old) != self.generation;
+        let slot = if replace_deep { b } else { b + 2 };
+        self.words[slot] = key;
+        self.words[slot + 1] = entry.pack(self.generation);
+    }
+
+    /// Fraction of probes that found an entry, for statistics.
+    #[must_use]
+    pub fn hit_rate(&self) -> f64 {
+        if self.probes == 0 {
+            0.0
+        } else {
+            self.hits as f64 / self.probes as f64
+        }
+    }
+
+    /// Size of the table in bytes.
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        self.words.len() * 8
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_then_probe() {
+        let mut tt = TranspositionTable::new(1);
+        let e = Entry {
+            score: Score(-1234),
+            depth: 17,
+            bound: Bound::Lower,
+            best: Some(3),
+        };
+        tt.store(0xDEAD_BEEF, e);
+        assert_eq!(tt.probe(0xDEAD_BEEF), Some(e));
+        assert_eq!(tt.probe(0xDEAD_BEF0), None);
+        assert!(tt.bytes() <= 1 << 20);
+    }
+
+    /// A game end found 3 plies from the root and stored, then met again 5 plies from the root
+    /// through another move order, is the same distance from the node: 2 plies further from the
+    /// root. Plain scores are unchanged.
+    #[test]
+    fn mate_scores_are_stored_relative_to_the_node() {
+        let cases = [
+            (Score::won_at(9), Score::won_at(11)),
+            (Score::lost_at(10), Score::lost_at(12)),
+            (Score(-87), Score(-87)),
+        ];
+        for (found_at_ply_3, seen_at_ply_5) in cases {
+            let mut tt = TranspositionTable::new(1);
+            tt.store(
+                42,
+                Entry {
+                    score: found_at_ply_3.to_node(3),
+                    depth: 6,
+                    bound: Bound::Exact,
+                    best: None,
+                },
+            );
+            let e = tt.probe(42).expect("stored");
+            assert_eq!(e.score.from_node(5), seen_at_ply_5);
+            assert_eq!(e.score.from_node(3), found_at_ply_3);
+        }
+    }
+
+    #[test]
+    fn packing_keeps_extreme_scores() {
+        for s in [
+            Score::won_at(0),
+            Score::lost_at(0),
+            Score::lost_at(999),
+            Score::ZERO,
+        ] {
+            let e = Entry {
+                score: s,
+                depth: 255,
+                bound: Bound::Exact,
+                best: Some(255),
+            };
+            assert_eq!(Entry::unpack(e.pack(7)), Some(e));
+        }
+    }
+}

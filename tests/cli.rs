@@ -1,0 +1,305 @@
+//! End-to-end tests of the `checkers` binary: every shipped puzzle is solved to its expected
+//! bytes with a valid, finished game; bad inputs fail cleanly; perft and help work.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+use checkers::board_text::parse_solution;
+use checkers::game::GameRecord;
+use checkers::movegen::legal_moves;
+use checkers::Position;
+
+fn manifest() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn checkers() -> Command {
+    Command::cargo_bin("checkers").expect("binary is built")
+}
+
+/// Every `puzzles/*.txt`, sorted by name.
+fn shipped_puzzles() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = fs::read_dir(manifest().join("puzzles"))
+        .expect("puzzles/ exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Checks that `states` is a game: each state a legal successor of the previous, the game over at
+/// the end (no legal move, or a third occurrence), and not over before.
+fn assert_valid_finished_game(states: &[Position], name: &str) {
+    let mut game = GameRecord::new(states[0], false);
+    for (i, pair) in states.windows(2).enumerate() {
+        assert!(
+            game.outcome().is_none(),
+            "{name}: game over before state {}",
+            i + 2
+        );
+        let successors: Vec<Position> = legal_moves(&pair[0])
+            .iter()
+            .map(|&m| pair[0].play(m))
+            .collect();
+        assert!(
+            successors.contains(&pair[1]),
+            "{name}: state {} is not a legal successor",
+            i + 2
+        );
+        game.push(pair[1]);
+    }
+    assert!(
+        game.outcome().is_some(),
+        "{name}: the last state does not end the game"
+    );
+}
+
+fn solve_to(input: &Path, output: &Path) -> assert_cmd::assert::Assert {
+    checkers()
+        .arg("--inputfile")
+        .arg(input)
+        .arg("--outputfile")
+        .arg(output)
+        .arg("-q")
+        .assert()
+}
+
+#[test]
+fn every_shipped_puzzle_matches_its_expected_solution() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let puzzles = shipped_puzzles();
+    assert!(puzzles.len() >= 15, "puzzles/ lost files");
+    for puzzle in puzzles {
+        let name = puzzle
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("utf-8 name")
+            .to_string();
+        let out = dir.path().join(&name);
+        solve_to(&puzzle, &out).success();
+        let produced = fs::read(&out).expect("output written");
+        let expected = fs::read(manifest().join("expected").join(&name)).expect("expected file");
+        let states = parse_solution(&produced).expect("output parses");
+        assert_valid_finished_game(&states, &name);
+        let expected_states = parse_solution(&expected).expect("expected parses");
+        assert_eq!(states.len(), expected_states.len(), "{name}: length");
+        assert_eq!(
+            produced, expected,
+            "{name}: bytes differ from expected/{name}"
+        );
+        let course = manifest().join("expected/course").join(&name);
+        if course.exists() {
+            let course_states =
+                parse_solution(&fs::read(&course).expect("course file")).expect("parses");
+            assert_eq!(
+                states.len(),
+                course_states.len(),
+                "{name}: length differs from the course's line"
+            );
+            assert_eq!(
+                states[0], course_states[0],
+                "{name}: course line starts elsewhere"
+            );
+        }
+    }
+}
+
+#[test]
+fn official_puzzles_have_the_official_lengths() {
+    let moves = [1, 3, 7, 7, 9, 13, 3, 7];
+    for (i, &n) in moves.iter().enumerate() {
+        let name = format!("p{:02}.txt", i + 1);
+        let text = fs::read(manifest().join("expected").join(&name)).expect("expected file");
+        let states = parse_solution(&text).expect("parses");
+        assert_eq!(states.len(), n + 1, "{name}");
+    }
+}
+
+#[test]
+fn output_is_identical_across_runs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let puzzle = manifest().join("puzzles/p06.txt");
+    let a = dir.path().join("a.txt");
+    let b = dir.path().join("b.txt");
+    solve_to(&puzzle, &a).success();
+    solve_to(&puzzle, &b).success();
+    assert_eq!(fs::read(a).expect("a"), fs::read(b).expect("b"));
+}
+
+#[test]
+fn summary_line_reports_the_result() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    checkers()
+        .arg("--inputfile")
+        .arg(manifest().join("puzzles/p03.txt"))
+        .arg("--outputfile")
+        .arg(dir.path().join("o.txt"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "red wins after 7 moves (proven optimal)",
+        ));
+}
+
+#[test]
+fn start_position_finishes_within_a_short_time_limit() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("start.txt");
+    fs::write(
+        &input,
+        checkers::board_text::format_board(&Position::start()),
+    )
+    .expect("write");
+    let out = dir.path().join("out.txt");
+    checkers()
+        .args(["--time-limit", "3", "-q", "--inputfile"])
+        .arg(&input)
+        .arg("--outputfile")
+        .arg(&out)
+        .assert()
+        .success();
+    let states = parse_solution(&fs::read(&out).expect("output")).expect("parses");
+    assert_valid_finished_game(&states, "start");
+}
+
+#[test]
+fn red_without_moves_gives_the_input_board_alone() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("stuck.txt");
+    // The red man on row 1 stays a man and cannot move; black has a king.
+    let board = ".r......\n........\n........\n........\n........\n........\n........\n......B.\n";
+    fs::write(&input, board).expect("write");
+    let out = dir.path().join("out.txt");
+    solve_to(&input, &out).success();
+    assert_eq!(fs::read_to_string(&out).expect("output"), board);
+}
+
+/// Bad input: exit code 2, a message naming the file, line and column, no output file.
+fn assert_rejected(contents: &[u8], needle: &str) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("bad.txt");
+    fs::write(&input, contents).expect("write");
+    let out = dir.path().join("out.txt");
+    checkers()
+        .arg("--inputfile")
+        .arg(&input)
+        .arg("--outputfile")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("bad.txt:").and(predicate::str::contains(needle)));
+    assert!(!out.exists(), "output written for a bad input");
+}
+
+#[test]
+fn bad_inputs_are_rejected_with_location_and_exit_code_2() {
+    let good = "........\n....b...\n.......R\n..b.b...\n...b...r\n........\n...r....\n....B...\n";
+    assert_rejected(b"", "1:1: the file is empty");
+    assert_rejected(good.replacen("b", "x", 1).as_bytes(), "2:5: found 'x'");
+    assert_rejected(
+        good.replacen("........\n", ".......\n", 1).as_bytes(),
+        "1:8: the row has 7 cells",
+    );
+    assert_rejected(
+        good.replacen("........\n", ".........\n", 1).as_bytes(),
+        "1:9: the row has 9 cells",
+    );
+    assert_rejected(
+        format!("{good}........\n").as_bytes(),
+        "9:1: found a ninth row",
+    );
+    assert_rejected(&good.as_bytes()[..63], "8:1: the board has only 7 rows");
+    assert_rejected(b"....\x00...\n", "1:5: not a text file");
+}
+
+#[test]
+fn existing_output_is_left_untouched_on_error() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("bad.txt");
+    fs::write(&input, "nonsense\n").expect("write");
+    let out = dir.path().join("out.txt");
+    fs::write(&out, "keep me\n").expect("write");
+    checkers()
+        .arg("--inputfile")
+        .arg(&input)
+        .arg("--outputfile")
+        .arg(&out)
+        .assert()
+        .code(2);
+    assert_eq!(fs::read_to_string(&out).expect("out"), "keep me\n");
+}
+
+#[test]
+fn directory_and_missing_inputs_are_rejected() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out.txt");
+    checkers()
+        .arg("--inputfile")
+        .arg(dir.path())
+        .arg("--outputfile")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is a directory"));
+    checkers()
+        .arg("--inputfile")
+        .arg(dir.path().join("missing.txt"))
+        .arg("--outputfile")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot read the file"));
+    assert!(!out.exists());
+}
+
+#[test]
+fn warnings_are_printed_and_the_puzzle_still_solved() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out.txt");
+    checkers()
+        .arg("--inputfile")
+        .arg(manifest().join("puzzles/p07.txt"))
+        .arg("--outputfile")
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("light cells"));
+    assert!(out.exists());
+}
+
+#[test]
+fn perft_prints_published_counts() {
+    for (depth, count) in [(1, "7"), (4, "1469"), (7, "179740")] {
+        checkers()
+            .args(["perft", &depth.to_string()])
+            .assert()
+            .success()
+            .stdout(predicate::str::diff(format!("{count}\n")));
+    }
+}
+
+#[test]
+fn perft_divide_lists_each_first_move() {
+    checkers()
+        .args(["perft", "2", "--divide"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("22-18 7\n").and(predicate::str::ends_with("49\n")));
+}
+
+#[test]
+fn missing_arguments_and_help() {
+    checkers()
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--inputfile"));
+    checkers()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("--outputfile").and(predicate::str::contains("perft")));
+}

@@ -88,6 +88,27 @@ pub enum Command {
     /// A king capture that takes the same pieces along two routes counts as two moves, as in the
     /// published counts (OEIS A133046); --distinct counts distinct successor positions instead.
     Perft(PerftArgs),
+    /// Solve every puzzle in folders or files and time each against the marking bands.
+    Bench(BenchArgs),
+}
+
+/// Arguments of `bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Puzzle files or folders of `*.txt` puzzles.
+    #[arg(value_name = "PATH", default_value = "puzzles")]
+    pub paths: Vec<PathBuf>,
+
+    /// Puzzles solved at once (default: all cores). Each is timed on its own.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: Option<u32>,
+
+    /// Print the rows as JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+
+    #[command(flatten)]
+    pub engine: EngineArgs,
 }
 
 /// Arguments of `perft`.

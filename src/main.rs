@@ -17,7 +17,7 @@ use checkers::perft;
 use checkers::solve::{self, Solution, SolveOptions};
 use checkers::Position;
 
-use cli::{Cli, Command, EngineArgs, PerftArgs, SolveArgs};
+use cli::{BenchArgs, Cli, Command, EngineArgs, PerftArgs, SolveArgs};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -37,6 +37,7 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Some(Command::Perft(args)) => run_perft(&args),
+        Some(Command::Bench(args)) => run_bench(&args),
         None => run_solve(&cli.solve),
     }
 }
@@ -126,5 +127,33 @@ fn run_perft(args: &PerftArgs) -> Result<ExitCode> {
         args.depth,
         total as f64 / secs.max(1e-9) / 1e6
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
+    use std::io::IsTerminal;
+
+    let puzzles = checkers::bench::collect_puzzles(&args.paths)?;
+    if puzzles.is_empty() {
+        anyhow::bail!("no puzzle files (*.txt) found in the given paths");
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.map_or(0, |j| j as usize))
+        .build()?;
+    let progress = if std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::new(puzzles.len() as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let options = solve_options(&args.engine);
+    let results =
+        pool.install(|| checkers::bench::bench_all(&puzzles, &options, &|| progress.inc(1)));
+    progress.finish_and_clear();
+    let rows = results.into_iter().collect::<Result<Vec<_>, _>>()?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    } else {
+        print!("{}", checkers::bench::format_table(&rows));
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -78,6 +78,14 @@ pub struct EngineArgs {
     /// Also end the game as a draw after 50 moves of each side without a capture or a crowning.
     #[arg(long = "draw-rule")]
     pub draw_rule: bool,
+
+    /// Measurement baseline: search without the transposition table. Same results, more work.
+    #[arg(long = "no-table")]
+    pub no_table: bool,
+
+    /// Measurement baseline: search moves in generation order. Same results, more work.
+    #[arg(long = "no-ordering")]
+    pub no_ordering: bool,
 }
 
 /// Subcommands.

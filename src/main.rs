@@ -50,6 +50,10 @@ fn solve_options(engine: &EngineArgs) -> SolveOptions {
         time_limit: Duration::from_secs_f64(engine.time_limit),
         nodes_per_move: engine.nodes_per_move,
         fifty_move_rule: engine.draw_rule,
+        features: checkers::search::Features {
+            table: !engine.no_table,
+            ordering: !engine.no_ordering,
+        },
     }
 }
 

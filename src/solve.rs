@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use crate::game::{GameRecord, Outcome};
 use crate::position::Position;
-use crate::search::{Limits, Score, SearchStats, Searcher};
+use crate::search::{Features, Limits, Score, SearchStats, Searcher};
 
 /// How to play a puzzle.
 #[derive(Clone, Copy, Debug)]
@@ -20,6 +20,8 @@ pub struct SolveOptions {
     /// [`FIRST_TURN_FACTOR`] times as many, to prove the puzzle's value. Counting nodes instead of
     /// time keeps the output identical from run to run.
     pub nodes_per_move: u64,
+    /// Search enhancements in use (all by default; fewer only to measure their worth).
+    pub features: Features,
     /// End the game as a draw after 50 moves of each side without capture or crowning.
     pub fifty_move_rule: bool,
 }
@@ -32,6 +34,7 @@ impl Default for SolveOptions {
             time_limit: Duration::from_secs(50),
             nodes_per_move: 100_000,
             fifty_move_rule: false,
+            features: Features::default(),
         }
     }
 }
@@ -80,7 +83,7 @@ const QUICK_DEPTH: u32 = 4;
 pub fn solve(puzzle: Position, options: &SolveOptions) -> Solution {
     let started = Instant::now();
     let soft_deadline = started + options.time_limit.mul_f64(1.0 - RESERVE);
-    let mut searcher = Searcher::new(options.tt_megabytes);
+    let mut searcher = Searcher::with_features(options.tt_megabytes, options.features);
     let mut game = GameRecord::new(puzzle, options.fifty_move_rule);
     let mut root_score = None;
     let mut proven = true;

@@ -8,7 +8,7 @@ use crate::moves::MoveList;
 use crate::position::Position;
 
 use super::eval::evaluate;
-use super::ordering::MoveOrderer;
+use super::ordering::{Keys, MoveOrderer};
 use super::score::{Score, MAX_PLY};
 use super::tt::{Bound, Entry, TranspositionTable};
 
@@ -19,6 +19,25 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Stop at this instant.
     pub deadline: Option<Instant>,
+}
+
+/// Search enhancements that can be switched off to measure what each is worth. Switching them off
+/// never changes a proven result, only the work needed to reach it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Use the transposition table (probe for cutoffs and the best move, store results).
+    pub table: bool,
+    /// Order moves (table move, captures, killers, history); otherwise generation order.
+    pub ordering: bool,
+}
+
+impl Default for Features {
+    fn default() -> Self {
+        Features {
+            table: true,
+            ordering: true,
+        }
+    }
 }
 
 /// Counters over the searcher's life, for statistics.
@@ -41,6 +60,7 @@ pub struct Searcher {
     /// Node count at which the current turn must stop.
     pub(super) stop_at: u64,
     pub(super) aborted: bool,
+    pub(super) features: Features,
 }
 
 /// How often (in nodes) the clock is read.
@@ -50,7 +70,14 @@ impl Searcher {
     /// A searcher with a table of `tt_megabytes` MiB.
     #[must_use]
     pub fn new(tt_megabytes: usize) -> Searcher {
+        Searcher::with_features(tt_megabytes, Features::default())
+    }
+
+    /// A searcher with some enhancements switched off (for measurements).
+    #[must_use]
+    pub fn with_features(tt_megabytes: usize, features: Features) -> Searcher {
         Searcher {
+            features,
             tt: TranspositionTable::new(tt_megabytes),
             orderer: MoveOrderer::default(),
             stats: SearchStats::default(),
@@ -127,7 +154,11 @@ impl Searcher {
 
         let depth = depth.max(0);
         let key = pos.hash();
-        let tt_entry = self.tt.probe(key);
+        let tt_entry = if self.features.table {
+            self.tt.probe(key)
+        } else {
+            None
+        };
         if let Some(e) = tt_entry {
             if i32::from(e.depth) >= depth {
                 let s = e.score.from_node(ply);
@@ -143,9 +174,12 @@ impl Searcher {
         }
 
         let side = pos.side_to_move();
-        let mut keys = self
-            .orderer
-            .keys(&moves, tt_entry.and_then(|e| e.best), ply, side);
+        let mut keys = if self.features.ordering {
+            self.orderer
+                .keys(&moves, tt_entry.and_then(|e| e.best), ply, side)
+        } else {
+            Keys::unordered(moves.len())
+        };
         let alpha_start = alpha;
         let mut best = Score::MIN;
         let mut best_index = None;
@@ -176,13 +210,18 @@ impl Searcher {
                         if searched == 1 {
                             self.stats.first_move_cutoffs += 1;
                         }
-                        self.orderer.record_cutoff(moves[i], ply, depth, side);
+                        if self.features.ordering {
+                            self.orderer.record_cutoff(moves[i], ply, depth, side);
+                        }
                         break;
                     }
                 }
             }
         }
 
+        if !self.features.table {
+            return best;
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha_start {

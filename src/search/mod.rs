@@ -13,6 +13,6 @@ pub mod ordering;
 pub mod score;
 pub mod tt;
 
-pub use alphabeta::{Limits, SearchStats, Searcher};
+pub use alphabeta::{Features, Limits, SearchStats, Searcher};
 pub use iterdeep::Thought;
 pub use score::Score;

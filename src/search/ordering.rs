@@ -87,6 +87,12 @@ impl MoveOrderer {
 pub struct Keys(smallvec::SmallVec<[u64; 48]>);
 
 impl Keys {
+    /// Keys that hand out `n` moves in list (generation) order: no ordering at all.
+    #[must_use]
+    pub fn unordered(n: usize) -> Keys {
+        Keys((0..n as u64).rev().map(|k| k + 1).collect())
+    }
+
     fn push(&mut self, key: u32) {
         self.0.push(u64::from(key) + 1);
     }

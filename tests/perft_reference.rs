@@ -92,19 +92,45 @@ fn compare_tree(name: &str, pos: &Position, depth: u32) -> u64 {
     compared
 }
 
-/// The reference itself reproduces the published perft of the start position (OEIS A133046,
-/// depths 1-7), so it is a trustworthy yardstick for the engine.
+/// The standard start, written out: black men on the dark cells of rows 1-3 (squares 1-12), red
+/// men on those of rows 6-8 (squares 21-32).
+const START: &str = "\
+.b.b.b.b
+b.b.b.b.
+.b.b.b.b
+........
+........
+r.r.r.r.
+.r.r.r.r
+r.r.r.r.
+";
+
+/// Published perft of the start position, OEIS A133046, depths 1-7.
+const PUBLISHED: [u64; 7] = [7, 49, 302, 1469, 7361, 36768, 179_740];
+
+/// The reference itself reproduces the published perft of the start position, so it is a
+/// trustworthy yardstick for the engine.
 #[test]
 fn reference_matches_published_start_counts() {
-    let start = Board::from_position(&Position::start());
-    let published = [7u64, 49, 302, 1469, 7361, 36768, 179_740];
-    for (i, &count) in published.iter().enumerate() {
+    let start = Board::from_position(&parse_board(START.as_bytes()).expect("start parses"));
+    for (i, &count) in PUBLISHED.iter().enumerate() {
         let depth = i as u32 + 1;
         assert_eq!(
             reference::perft(&start, depth, true),
             count,
             "depth {depth}"
         );
+    }
+}
+
+/// The engine's perft from the start board read from text (not `Position::start()`) matches the
+/// published counts too.
+#[test]
+fn engine_perft_from_the_written_start_matches_published_counts() {
+    let start = parse_board(START.as_bytes()).expect("start parses");
+    for (i, &count) in PUBLISHED.iter().enumerate() {
+        let depth = i as u32 + 1;
+        assert_eq!(perft(&start, depth, Routes::All), count, "depth {depth}");
     }
 }
 

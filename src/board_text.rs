@@ -45,7 +45,7 @@ pub enum BoardErrorKind {
     #[error("found an empty line; expected a row of 8 cells")]
     EmptyLine,
     /// The board stops early.
-    #[error("the board has only {found} rows; expected 8")]
+    #[error("the board ends after row {found}; expected 8 rows")]
     TooFewRows {
         /// How many rows were read.
         found: usize,
@@ -91,9 +91,12 @@ fn lines(bytes: &[u8]) -> Result<Vec<Line<'_>>, BoardError> {
     if bytes.is_empty() {
         return Err(BoardError::at(1, 1, BoardErrorKind::Empty));
     }
-    let bad = match std::str::from_utf8(bytes) {
-        Ok(text) => text.bytes().position(|b| b == 0),
-        Err(e) => Some(e.valid_up_to()),
+    // The first NUL byte or the first byte that is not UTF-8, whichever comes first.
+    let nul = bytes.iter().position(|&b| b == 0);
+    let invalid = std::str::from_utf8(bytes).err().map(|e| e.valid_up_to());
+    let bad = match (nul, invalid) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     };
     if let Some(offset) = bad {
         let before = &bytes[..offset];

@@ -73,14 +73,14 @@ fn too_few_rows() {
         8,
         1,
         BoardErrorKind::TooFewRows { found: 7 },
-        "7 rows",
+        "ends after row 7; expected 8 rows",
     );
     assert_rejected(
         b"........\n",
         2,
         1,
         BoardErrorKind::TooFewRows { found: 1 },
-        "only 1",
+        "ends after row 1",
     );
     // Without a final newline the place is the same.
     assert_rejected(
@@ -287,9 +287,8 @@ fn binary_file() {
 /// Binary input: the error names the first offending byte (as `BoardErrorKind::Binary` documents)
 /// when a NUL byte comes before bytes that are not UTF-8.
 ///
-/// FAILS at the time of writing: `lines()` in src/board_text.rs looks for a NUL only when the
-/// whole input is valid UTF-8, so it reports the later invalid byte (0xff at 1:5) instead of the
-/// NUL at 1:1.
+/// Pins a fixed bug: `lines()` once looked for a NUL only when the whole input was valid UTF-8,
+/// and so reported the later invalid byte (0xff at 1:5) instead of the NUL at 1:1.
 #[test]
 fn binary_error_names_the_first_offending_byte() {
     assert_rejected(
@@ -374,8 +373,8 @@ fn sq(row: u8, col: u8) -> Square {
 
 /// Warnings: pieces on light cells (how many, the first in reading order).
 ///
-/// FAILS at the time of writing, for the `Bitboard::DARK` bug described above: the two light-cell
-/// pieces get no warning.
+/// Pins a fixed bug: with `Bitboard::DARK` once holding the light cells, these two light-cell
+/// pieces got no warning.
 #[test]
 fn warning_for_pieces_on_light_cells() {
     let p = parse_board(
@@ -409,9 +408,8 @@ fn warning_for_pieces_on_light_cells() {
 /// Warnings: none for a standard puzzle or the standard start, whose pieces all stand on dark
 /// cells (row + col odd: the top-left cell is light).
 ///
-/// FAILS at the time of writing: `Bitboard::DARK` (src/bitboard.rs) is 0xAA55_AA55_AA55_AA55,
-/// which is the set of LIGHT cells (its row 0 byte 0x55 holds columns 0, 2, 4, 6), so every
-/// standard puzzle is warned about and `Position::start()` puts its men on light cells.
+/// Pins a fixed bug: `Bitboard::DARK` was once 0xAA55_AA55_AA55_AA55, the set of LIGHT cells, so
+/// every standard puzzle was warned about and `Position::start()` put its men on light cells.
 #[test]
 fn no_light_cell_warning_for_standard_boards() {
     assert_eq!(p03().setup_warnings(), vec![]);

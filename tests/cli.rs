@@ -212,7 +212,10 @@ fn bad_inputs_are_rejected_with_location_and_exit_code_2() {
         format!("{good}........\n").as_bytes(),
         "9:1: found a ninth row",
     );
-    assert_rejected(&good.as_bytes()[..63], "8:1: the board has only 7 rows");
+    assert_rejected(
+        &good.as_bytes()[..63],
+        "8:1: the board ends after row 7; expected 8 rows",
+    );
     assert_rejected(b"....\x00...\n", "1:5: not a text file");
 }
 

@@ -76,9 +76,9 @@ fn play(p: &Position, from: Square, to: Square) -> Position {
 /// Board: the standard start has 12 men a side on the dark cells (row + col odd, so the top-left
 /// cell is light): black on rows 1-3 (squares 1-12), red on rows 6-8 (squares 21-32), red to move.
 ///
-/// FAILS at the time of writing: `Bitboard::DARK` (src/bitboard.rs) is the set of light cells, so
-/// `Position::start()` puts every man on a light cell (the mirror image of the real start, which
-/// is why the start-position perft still matches the published counts).
+/// Pins a fixed bug: `Bitboard::DARK` once held the light cells, so `Position::start()` put every
+/// man on a light cell (the mirror image of the real start, which is why the start-position perft
+/// still matched the published counts).
 #[test]
 fn standard_start_position_stands_on_dark_cells() {
     let start = Position::start();

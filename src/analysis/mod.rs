@@ -15,10 +15,12 @@
 //!
 //! The repetition rule is ignored throughout: see [`Value`] for why it never changes a value.
 
+mod retrograde;
 mod value;
 
 use thiserror::Error;
 
+pub use retrograde::{solve_reachable, Table, DEFAULT_MAX_POSITIONS};
 pub use value::Value;
 
 /// Why the analysis could not give an answer. None of these says anything about the position's

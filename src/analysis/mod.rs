@@ -15,12 +15,16 @@
 //!
 //! The repetition rule is ignored throughout: see [`Value`] for why it never changes a value.
 
+mod line;
+mod oracle;
 mod prover;
 mod retrograde;
 mod value;
 
 use thiserror::Error;
 
+pub use line::{check_line, optimal_line, Fault, FaultKind, LineReport};
+pub use oracle::{Oracle, OracleLimits, DEFAULT_QUICK_BUDGET};
 pub use prover::{BoundedProver, DEFAULT_MAX_PLIES, DEFAULT_NODE_BUDGET, MAX_PROVER_PLIES};
 pub use retrograde::{solve_reachable, Table, DEFAULT_MAX_POSITIONS};
 pub use value::Value;

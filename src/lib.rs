@@ -2,10 +2,12 @@
 //!
 //! The engine is split by concept: vocabulary ([`Square`], [`Bitboard`], [`Piece`], [`Move`]),
 //! rules ([`Position`], [`movegen`], [`game`]), text formats ([`board_text`]), files ([`files`]),
-//! and the tools built on them ([`perft`]).
+//! search ([`search`], [`solve`]), an independent exact analyser that uses no search
+//! ([`analysis`]), and the tools built on them ([`perft`], [`bench`]).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod bench;
 pub mod bitboard;
 pub mod board_text;

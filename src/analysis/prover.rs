@@ -1,0 +1,300 @@
+//! Bounded proofs: "can the side to move force a win within n plies?" by plain AND/OR search.
+//!
+//! For positions whose reachable graph is too large to enumerate, the exact value of a short
+//! win or loss is still found by exhaustive search of the game tree to a bounded depth:
+//! - `wins_within(p, n)`: some move leads to a position that `loses_within(.., n - 1)`;
+//! - `loses_within(p, n)`: there is no legal move, or every move leads to a position that
+//!   `wins_within(.., n - 1)`.
+//!
+//! Asking for n = 0, 1, 2, ... in turn, the first `n` that succeeds is the exact distance. The
+//! only shortcut is remembering answers per position (see [`Known`]); there is no evaluation and
+//! no pruning beyond the logic of "some" and "every".
+
+use rustc_hash::FxHashMap;
+
+use super::{AnalysisError, Value};
+use crate::movegen::legal_moves;
+use crate::position::Position;
+
+/// Default bound on the length of the games the prover looks for.
+pub const DEFAULT_MAX_PLIES: u32 = 40;
+
+/// Default number of positions one [`BoundedProver::value`] call may expand.
+pub const DEFAULT_NODE_BUDGET: u64 = 20_000_000;
+
+/// Deepest bound accepted: the search recurses once per ply, and a bound far beyond any search
+/// that fits the node budget only risks the stack.
+pub const MAX_PROVER_PLIES: u32 = 200;
+
+/// What is known about a yes/no question "within n plies" that is monotone in n (a win within
+/// n plies is also a win within n + 1): the answer is no for every n below `no_below` and yes for
+/// every n from `yes_from` on. Between the two nothing is known yet.
+#[derive(Clone, Copy, Debug)]
+struct Known {
+    no_below: u32,
+    yes_from: u32,
+}
+
+impl Known {
+    const NOTHING: Known = Known {
+        no_below: 0,
+        yes_from: u32::MAX,
+    };
+
+    /// The answer for `n`, if already known.
+    fn answer(self, n: u32) -> Option<bool> {
+        if n >= self.yes_from {
+            Some(true)
+        } else if n < self.no_below {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// Records the answer for `n`.
+    fn record(&mut self, n: u32, yes: bool) {
+        if yes {
+            self.yes_from = self.yes_from.min(n);
+        } else {
+            self.no_below = self.no_below.max(n.saturating_add(1));
+        }
+    }
+}
+
+/// The two questions asked about a position, each with what is known about it.
+#[derive(Clone, Copy, Debug)]
+struct Facts {
+    win: Known,
+    loss: Known,
+}
+
+/// Which of the two questions.
+#[derive(Clone, Copy, Debug)]
+enum Question {
+    /// Can the side to move force a win within n plies?
+    Win,
+    /// Must the side to move lose within n plies, whatever it plays?
+    Loss,
+}
+
+/// Exhaustive bounded proof for positions whose reachable graph is too large: plain recursive
+/// AND/OR search "can the side to move force a win within n plies", remembered per position,
+/// iterated n = 0, 1, 2, ... up to a bound to get the exact `Win(n)` / `Loss(n)`.
+///
+/// What is remembered is true of the position itself, not of the root it was reached from, so
+/// one prover can answer many questions and later ones reuse the work of earlier ones.
+#[derive(Debug)]
+pub struct BoundedProver {
+    memo: FxHashMap<Position, Facts>,
+    budget: u64,
+    expanded: u64,
+}
+
+impl Default for BoundedProver {
+    fn default() -> Self {
+        BoundedProver::new(DEFAULT_NODE_BUDGET)
+    }
+}
+
+impl BoundedProver {
+    /// A prover that expands at most `node_budget` positions per [`BoundedProver::value`] call.
+    #[must_use]
+    pub fn new(node_budget: u64) -> BoundedProver {
+        BoundedProver {
+            memo: FxHashMap::default(),
+            budget: node_budget,
+            expanded: 0,
+        }
+    }
+
+    /// The exact value of `pos` when the game ends within `max_plies` plies with perfect play;
+    /// `Ok(None)` when it does not (a draw, or a longer game).
+    ///
+    /// # Errors
+    /// [`AnalysisError::BudgetExhausted`] when the proof needs more than the node budget, and
+    /// [`AnalysisError::BoundTooDeep`] when `max_plies` exceeds [`MAX_PROVER_PLIES`].
+    pub fn value(
+        &mut self,
+        pos: &Position,
+        max_plies: u32,
+    ) -> Result<Option<Value>, AnalysisError> {
+        if max_plies > MAX_PROVER_PLIES {
+            return Err(AnalysisError::BoundTooDeep {
+                requested: max_plies,
+                max: MAX_PROVER_PLIES,
+            });
+        }
+        self.expanded = 0;
+        for n in 0..=max_plies {
+            // A lost game ends after an even number of plies, a won one after an odd number.
+            if n % 2 == 0 {
+                if self.loses_within(pos, n)? {
+                    return Ok(Some(Value::Loss(n)));
+                }
+            } else if self.wins_within(pos, n)? {
+                return Ok(Some(Value::Win(n)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Changes the number of positions one [`BoundedProver::value`] call may expand. What was
+    /// learnt so far is kept, so a search that ran out of budget can be resumed with a larger one.
+    pub fn set_node_budget(&mut self, node_budget: u64) {
+        self.budget = node_budget;
+    }
+
+    /// The number of positions one [`BoundedProver::value`] call may expand.
+    #[must_use]
+    pub fn node_budget(&self) -> u64 {
+        self.budget
+    }
+
+    /// Number of positions with remembered answers.
+    #[must_use]
+    pub fn memo_len(&self) -> usize {
+        self.memo.len()
+    }
+
+    /// Forgets every remembered answer, to give the memory back.
+    pub fn clear(&mut self) {
+        self.memo.clear();
+    }
+
+    /// Can the side to move force a win within `n` plies?
+    fn wins_within(&mut self, pos: &Position, n: u32) -> Result<bool, AnalysisError> {
+        if n == 0 {
+            return Ok(false);
+        }
+        if let Some(yes) = self.recall(pos, Question::Win, n) {
+            return Ok(yes);
+        }
+        self.expand()?;
+        let mut yes = false;
+        for mv in legal_moves(pos) {
+            if self.loses_within(&pos.play(mv), n - 1)? {
+                yes = true;
+                break;
+            }
+        }
+        self.remember(pos, Question::Win, n, yes);
+        Ok(yes)
+    }
+
+    /// Must the side to move lose within `n` plies, whatever it plays?
+    fn loses_within(&mut self, pos: &Position, n: u32) -> Result<bool, AnalysisError> {
+        if let Some(yes) = self.recall(pos, Question::Loss, n) {
+            return Ok(yes);
+        }
+        self.expand()?;
+        let moves = legal_moves(pos);
+        let yes = if moves.is_empty() {
+            true
+        } else if n < 2 {
+            // With a move left, the game lasts at least two more plies.
+            false
+        } else {
+            let mut every = true;
+            for &mv in &moves {
+                if !self.wins_within(&pos.play(mv), n - 1)? {
+                    every = false;
+                    break;
+                }
+            }
+            every
+        };
+        self.remember(pos, Question::Loss, n, yes);
+        Ok(yes)
+    }
+
+    /// The remembered answer to `question` for `pos` within `n` plies, if any.
+    fn recall(&self, pos: &Position, question: Question, n: u32) -> Option<bool> {
+        let facts = self.memo.get(pos)?;
+        match question {
+            Question::Win => facts.win.answer(n),
+            Question::Loss => facts.loss.answer(n),
+        }
+    }
+
+    /// Stores the answer to `question` for `pos` within `n` plies.
+    fn remember(&mut self, pos: &Position, question: Question, n: u32, yes: bool) {
+        let facts = self.memo.entry(*pos).or_insert(Facts {
+            win: Known::NOTHING,
+            loss: Known::NOTHING,
+        });
+        match question {
+            Question::Win => facts.win.record(n, yes),
+            Question::Loss => facts.loss.record(n, yes),
+        }
+    }
+
+    /// Counts one expanded position against the budget.
+    fn expand(&mut self) -> Result<(), AnalysisError> {
+        self.expanded += 1;
+        if self.expanded > self.budget {
+            return Err(AnalysisError::BudgetExhausted {
+                budget: self.budget,
+            });
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board_text::parse_board;
+
+    /// One king each, each in a double corner: a draw.
+    const DOUBLE_CORNERS: &str =
+        ".B......\n........\n........\n........\n........\n........\n........\n......R.\n";
+
+    fn board(rows: &str) -> Position {
+        parse_board(rows.as_bytes()).expect("test board")
+    }
+
+    #[test]
+    fn known_bounds_are_monotone() {
+        let mut k = Known::NOTHING;
+        assert_eq!(k.answer(3), None);
+        k.record(3, false);
+        assert_eq!(k.answer(0), Some(false));
+        assert_eq!(k.answer(3), Some(false));
+        assert_eq!(k.answer(4), None);
+        k.record(7, true);
+        assert_eq!(k.answer(9), Some(true));
+        assert_eq!(k.answer(6), None);
+    }
+
+    #[test]
+    fn immediate_capture_wins_in_one() {
+        // Red man jumps the only black piece.
+        let pos = board(
+            "........\n........\n........\n........\n...b....\n..r.....\n........\n........\n",
+        );
+        let mut prover = BoundedProver::default();
+        assert_eq!(prover.value(&pos, 5), Ok(Some(Value::Win(1))));
+    }
+
+    #[test]
+    fn drawn_kings_have_no_bounded_result() {
+        let pos = board(DOUBLE_CORNERS);
+        let mut prover = BoundedProver::default();
+        assert_eq!(prover.value(&pos, 9), Ok(None));
+    }
+
+    #[test]
+    fn budget_and_depth_limits_are_errors() {
+        let pos = board(DOUBLE_CORNERS);
+        let mut prover = BoundedProver::new(10);
+        assert_eq!(
+            prover.value(&pos, 30),
+            Err(AnalysisError::BudgetExhausted { budget: 10 })
+        );
+        assert!(matches!(
+            prover.value(&pos, MAX_PROVER_PLIES + 1),
+            Err(AnalysisError::BoundTooDeep { .. })
+        ));
+    }
+}

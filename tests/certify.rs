@@ -77,6 +77,10 @@ fn course_lines_have_the_exact_optimal_length() {
         )
         .expect("parses");
         let mut oracle = Oracle::default();
+        assert_eq!(
+            course[0], root,
+            "{name}: the course line starts from another board"
+        );
         let report = check_line(&course, &mut oracle).expect("check runs");
         assert!(
             report.is_ok(),

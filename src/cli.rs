@@ -98,6 +98,26 @@ pub enum Command {
     Perft(PerftArgs),
     /// Solve every puzzle in folders or files and time each against the marking bands.
     Bench(BenchArgs),
+    /// Check a solution: legal moves, finished game, optimal moves, and the same as an expected one.
+    ///
+    /// Exit codes: 0 valid (and optimal where proven); 1 invalid or suboptimal; 2 unreadable input.
+    Verify(VerifyArgs),
+}
+
+/// Arguments of `verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The puzzle the solution starts from.
+    #[arg(long, value_name = "FILE")]
+    pub inputfile: PathBuf,
+
+    /// The solution to check: states separated by one empty line.
+    #[arg(long, value_name = "FILE")]
+    pub solution: PathBuf,
+
+    /// An expected solution to compare with (length and states).
+    #[arg(long, value_name = "FILE")]
+    pub expected: Option<PathBuf>,
 }
 
 /// Arguments of `bench`.

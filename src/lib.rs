@@ -22,6 +22,7 @@ pub mod position;
 pub mod search;
 pub mod solve;
 pub mod square;
+pub mod verify;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, Direction};

@@ -17,7 +17,7 @@ use checkers::perft;
 use checkers::solve::{self, Solution, SolveOptions};
 use checkers::Position;
 
-use cli::{BenchArgs, Cli, Command, EngineArgs, PerftArgs, SolveArgs};
+use cli::{BenchArgs, Cli, Command, EngineArgs, PerftArgs, SolveArgs, VerifyArgs};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -38,6 +38,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Some(Command::Perft(args)) => run_perft(&args),
         Some(Command::Bench(args)) => run_bench(&args),
+        Some(Command::Verify(args)) => run_verify(&args),
         None => run_solve(&cli.solve),
     }
 }
@@ -160,4 +161,21 @@ fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
         print!("{}", checkers::bench::format_table(&rows));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn run_verify(args: &VerifyArgs) -> Result<ExitCode> {
+    let puzzle = files::read_puzzle(&args.inputfile)?;
+    let states = files::read_solution(&args.solution)?;
+    let expected = args
+        .expected
+        .as_deref()
+        .map(files::read_solution)
+        .transpose()?;
+    let verdict = checkers::verify::verify(&puzzle, &states, expected.as_deref());
+    println!("{verdict}");
+    Ok(if verdict.passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

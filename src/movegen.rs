@@ -121,6 +121,15 @@ pub fn count_moves(pos: &Position, routes: Routes) -> u64 {
     }
 }
 
+/// Every simple step of the side to move, as if no capture were mandatory. Not legal moves when a
+/// capture exists: used to explain why a submitted solution's move is illegal.
+#[must_use]
+pub fn steps_ignoring_captures(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    generate_steps(pos, &mut list);
+    list
+}
+
 /// Every step of the side to move (no capture exists).
 fn generate_steps(pos: &Position, out: &mut MoveList) {
     let empty = !pos.occupied();

@@ -116,6 +116,10 @@ pub fn read_solution(path: &Path) -> Result<Vec<Position>, InputError> {
 }
 
 /// Writes `contents` to `path` through a temporary file in the same folder and a rename.
+///
+/// Readers see the old file or the whole new one, never a part, and an error leaves the old file
+/// as it was. The data is not forced to disk before the rename: an `fsync` cost 3 ms, a third of
+/// the time budget of a whole solve, and a solution lost to a power cut is simply solved again.
 pub fn write_atomic(path: &Path, contents: &str) -> Result<(), OutputError> {
     let err = |source| OutputError {
         path: path.to_path_buf(),
@@ -134,7 +138,6 @@ pub fn write_atomic(path: &Path, contents: &str) -> Result<(), OutputError> {
         .tempfile_in(folder)
         .map_err(err)?;
     tmp.write_all(contents.as_bytes()).map_err(err)?;
-    tmp.as_file().sync_all().map_err(err)?;
     tmp.persist(path).map_err(|e| err(e.error))?;
     Ok(())
 }

@@ -2,8 +2,12 @@
 //!
 //! Each bucket holds a depth-preferred entry and an always-replace entry, so deep results survive
 //! a flood of shallow ones while recent shallow results are still cached. Entries are two `u64`
-//! words (the full key and the packed data), so the table is allocated zeroed and costs nothing
-//! until it is touched.
+//! words (the full key and the packed data).
+//!
+//! The table starts small and grows (by four, up to the requested size) once half its slots are
+//! in use. A search of a few thousand nodes then touches a few hundred kilobytes instead of
+//! faulting in pages all over a large table: on the official puzzles the first touch of each page
+//! of a 64 MiB table cost more than the search itself.
 
 use super::score::Score;
 
@@ -34,12 +38,19 @@ pub struct Entry {
 /// Bytes per bucket: two entries of two words.
 const BUCKET_BYTES: usize = 32;
 
+/// Buckets a new table starts with (512 KiB).
+const INITIAL_BUCKETS: usize = 1 << 14;
+
 /// The table. Its size is a power of two of buckets not above the requested megabytes.
 #[derive(Debug)]
 pub struct TranspositionTable {
     /// Two words per entry, two entries per bucket: [key0, data0, key1, data1].
     words: Vec<u64>,
     mask: usize,
+    /// The size the table may grow to, in buckets.
+    max_buckets: usize,
+    /// Slots holding an entry; the table grows when this reaches half of all slots.
+    used: usize,
     generation: u8,
     probes: u64,
     hits: u64,
@@ -86,10 +97,13 @@ impl TranspositionTable {
     #[must_use]
     pub fn new(megabytes: usize) -> TranspositionTable {
         let bytes = megabytes.saturating_mul(1 << 20).max(BUCKET_BYTES);
-        let buckets = 1usize << (usize::BITS - 1 - (bytes / BUCKET_BYTES).leading_zeros());
+        let max_buckets = 1usize << (usize::BITS - 1 - (bytes / BUCKET_BYTES).leading_zeros());
+        let buckets = max_buckets.min(INITIAL_BUCKETS);
         TranspositionTable {
             words: vec![0u64; buckets * 4],
             mask: buckets - 1,
+            max_buckets,
+            used: 0,
             generation: 0,
             probes: 0,
             hits: 0,
@@ -122,16 +136,50 @@ impl TranspositionTable {
     /// Stores `entry` for `key`: in the depth-preferred slot when it is as deep as what is there
     /// (or that is from an older turn or the same position), otherwise in the always-replace slot.
     pub fn store(&mut self, key: u64, entry: Entry) {
+        self.store_packed(key, entry.pack(self.generation));
+        if self.used * 2 >= self.words.len() / 2 && self.buckets() < self.max_buckets {
+            self.grow();
+        }
+    }
+
+    /// [`store`](Self::store) of an already packed entry, without growing.
+    fn store_packed(&mut self, key: u64, data: u64) {
         let b = self.bucket(key);
         let old = self.words[b + 1];
         let old_depth = ((old >> 16) & 0xFF) as u8;
+        let new_depth = ((data >> 16) & 0xFF) as u8;
         let replace_deep = old == 0
             || self.words[b] == key
-            || entry.depth >= old_depth
-            || generation_of(old) != self.generation;
+            || new_depth >= old_depth
+            || generation_of(old) != generation_of(data);
         let slot = if replace_deep { b } else { b + 2 };
+        if self.words[slot + 1] == 0 {
+            self.used += 1;
+        }
         self.words[slot] = key;
-        self.words[slot + 1] = entry.pack(self.generation);
+        self.words[slot + 1] = data;
+    }
+
+    /// Buckets in use now.
+    fn buckets(&self) -> usize {
+        self.mask + 1
+    }
+
+    /// Quadruples the table (up to its maximum) and re-inserts every entry.
+    fn grow(&mut self) {
+        let buckets = (self.buckets() * 4).min(self.max_buckets);
+        let old = std::mem::replace(&mut self.words, vec![0u64; buckets * 4]);
+        self.mask = buckets - 1;
+        self.used = 0;
+        // Deep slots first, so a deep entry keeps the depth-preferred slot in its new bucket.
+        for first in [0, 2] {
+            for pair in old.chunks_exact(4) {
+                let (key, data) = (pair[first], pair[first + 1]);
+                if data != 0 {
+                    self.store_packed(key, data);
+                }
+            }
+        }
     }
 
     /// Fraction of probes that found an entry, for statistics.
@@ -144,7 +192,7 @@ impl TranspositionTable {
         }
     }
 
-    /// Size of the table in bytes.
+    /// Size of the table in bytes now (it may grow up to the size it was created with).
     #[must_use]
     pub fn bytes(&self) -> usize {
         self.words.len() * 8
@@ -195,6 +243,29 @@ mod tests {
             assert_eq!(e.score.from_node(5), seen_at_ply_5);
             assert_eq!(e.score.from_node(3), found_at_ply_3);
         }
+    }
+
+    /// Growing keeps what was stored, and stops at the requested size.
+    #[test]
+    fn growth_keeps_entries_up_to_the_requested_size() {
+        let mut tt = TranspositionTable::new(4);
+        let start = tt.bytes();
+        let entry = |i: u64| Entry {
+            score: Score((i % 1000) as i32),
+            depth: (i % 50) as u8,
+            bound: Bound::Exact,
+            best: Some((i % 7) as u8),
+        };
+        // Keys spread over the buckets like Zobrist keys do (odd multiplier, distinct keys).
+        let key = |i: u64| (i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let n = 40_000u64;
+        for i in 0..n {
+            tt.store(key(i), entry(i));
+        }
+        assert!(tt.bytes() > start, "the table grew");
+        assert!(tt.bytes() <= 4 << 20, "but not past 4 MiB");
+        let kept = (0..n).filter(|&i| tt.probe(key(i)) == Some(entry(i))).count();
+        assert!(kept as u64 > n * 9 / 10, "kept {kept} of {n}");
     }
 
     #[test]

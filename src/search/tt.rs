@@ -264,7 +264,9 @@ mod tests {
         }
         assert!(tt.bytes() > start, "the table grew");
         assert!(tt.bytes() <= 4 << 20, "but not past 4 MiB");
-        let kept = (0..n).filter(|&i| tt.probe(key(i)) == Some(entry(i))).count();
+        let kept = (0..n)
+            .filter(|&i| tt.probe(key(i)) == Some(entry(i)))
+            .count();
         assert!(kept as u64 > n * 9 / 10, "kept {kept} of {n}");
     }
 

@@ -86,6 +86,11 @@ pub struct EngineArgs {
     /// Measurement baseline: search moves in generation order. Same results, more work.
     #[arg(long = "no-ordering")]
     pub no_ordering: bool,
+
+    /// Measurement baseline: solve pure king endgames by search alone, without building their
+    /// endgame database. Same results when the search can prove them; far more work.
+    #[arg(long = "no-endgame-db")]
+    pub no_endgame_db: bool,
 }
 
 /// Subcommands.
@@ -161,6 +166,11 @@ pub struct PerftArgs {
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: Option<u32>,
+
+    /// Size of the table of subtree counts shared by the threads, in MiB (0: no table).
+    #[arg(long = "hash-mb", value_name = "MIB", default_value_t = 128,
+          value_parser = clap::value_parser!(u64).range(0..=65_536))]
+    pub hash_mb: u64,
 }
 
 /// A positive, finite number of seconds.

@@ -54,6 +54,7 @@ fn solve_options(engine: &EngineArgs) -> SolveOptions {
         features: checkers::search::Features {
             table: !engine.no_table,
             ordering: !engine.no_ordering,
+            endgame_db: !engine.no_endgame_db,
         },
     }
 }
@@ -114,15 +115,16 @@ fn run_perft(args: &PerftArgs) -> Result<ExitCode> {
         .num_threads(args.threads.map_or(0, |t| t as usize))
         .build()?;
     let started = std::time::Instant::now();
+    let table = perft::PerftTable::new(usize::try_from(args.hash_mb)?);
     let total = pool.install(|| {
         if args.divide {
-            let rows = perft::divide(&pos, args.depth, routes);
+            let rows = perft::divide(&pos, args.depth, routes, &table);
             for (mv, n) in &rows {
                 println!("{} {n}", notation::move_text(&pos, *mv));
             }
             rows.iter().map(|(_, n)| n).sum()
         } else {
-            perft::perft_parallel(&pos, args.depth, routes)
+            perft::perft_parallel(&pos, args.depth, routes, &table)
         }
     });
     let secs = started.elapsed().as_secs_f64();

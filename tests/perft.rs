@@ -1,7 +1,7 @@
 //! Perft from the standard start position against the published counts (data file with source).
 
 use checkers::movegen::Routes;
-use checkers::perft::{perft, perft_parallel};
+use checkers::perft::{perft, perft_parallel, PerftTable};
 use checkers::Position;
 
 /// (depth, count) pairs from `tests/data/perft-start.txt`.
@@ -31,9 +31,25 @@ fn start_position_to_depth_9() {
 #[test]
 fn parallel_perft_agrees() {
     let start = Position::start();
+    let table = PerftTable::new(16);
     for &(depth, count) in published().iter().filter(|(d, _)| *d <= 8) {
         assert_eq!(
-            perft_parallel(&start, depth, Routes::All),
+            perft_parallel(&start, depth, Routes::All, &table),
+            count,
+            "depth {depth}"
+        );
+    }
+}
+
+/// Every published depth, 10 to 12 included, through the shared table of subtree counts (one
+/// table for all depths, so later depths also read counts stored by earlier ones).
+#[test]
+fn cached_perft_matches_every_published_depth() {
+    let start = Position::start();
+    let table = PerftTable::new(64);
+    for &(depth, count) in &published() {
+        assert_eq!(
+            perft_parallel(&start, depth, Routes::All, &table),
             count,
             "depth {depth}"
         );

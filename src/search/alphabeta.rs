@@ -7,6 +7,7 @@ use crate::movegen::{self, Routes};
 use crate::moves::MoveList;
 use crate::position::Position;
 
+use super::endgame::EndgameDb;
 use super::eval::evaluate;
 use super::ordering::{Keys, MoveOrderer};
 use super::score::{Score, MAX_PLY};
@@ -29,6 +30,9 @@ pub struct Features {
     pub table: bool,
     /// Order moves (table move, captures, killers, history); otherwise generation order.
     pub ordering: bool,
+    /// Play pure king endgames (up to [`MAX_POSITIONS`](super::endgame::MAX_POSITIONS)) from an
+    /// endgame database built for their material.
+    pub endgame_db: bool,
 }
 
 impl Default for Features {
@@ -36,6 +40,7 @@ impl Default for Features {
         Features {
             table: true,
             ordering: true,
+            endgame_db: true,
         }
     }
 }
@@ -61,6 +66,7 @@ pub struct Searcher {
     pub(super) stop_at: u64,
     pub(super) aborted: bool,
     pub(super) features: Features,
+    pub(super) endgame: EndgameDb,
 }
 
 /// How often (in nodes) the clock is read.
@@ -84,6 +90,7 @@ impl Searcher {
             limits: Limits::default(),
             stop_at: u64::MAX,
             aborted: false,
+            endgame: EndgameDb::default(),
         }
     }
 

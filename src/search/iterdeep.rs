@@ -43,6 +43,11 @@ impl Searcher {
                 proven: false,
             });
         }
+        if self.features.endgame_db && self.endgame.prepare(pos) {
+            if let Some(thought) = self.endgame_move(pos, &moves) {
+                return Some(thought);
+            }
+        }
         self.begin_turn(limits);
         let max_depth = max_depth.min(MAX_PLY as u32 - 2);
         let mut done: Option<Thought> = None;
@@ -81,6 +86,25 @@ impl Searcher {
     }
 
     /// Resets the per-turn state and sets the node budget.
+    /// The best move read off the endgame database: the fastest win, else a draw, else the
+    /// slowest loss, the first in canonical order among equals. `None` if a child is not covered.
+    fn endgame_move(&self, pos: &Position, sorted: &[Move]) -> Option<Thought> {
+        let mut best: Option<(Score, Move)> = None;
+        for &mv in sorted {
+            let score = -self.endgame.score(&pos.play(mv), 1)?;
+            if best.is_none_or(|(s, _)| score > s) {
+                best = Some((score, mv));
+            }
+        }
+        let (score, best) = best?;
+        Some(Thought {
+            best,
+            score: Some(score),
+            depth: score.plies_to_end().unwrap_or(0),
+            proven: true,
+        })
+    }
+
     fn begin_turn(&mut self, limits: Limits) {
         self.limits = limits;
         self.aborted = false;

@@ -7,6 +7,7 @@
 //! only when its distance is within the depth searched.
 
 pub mod alphabeta;
+pub mod endgame;
 pub mod eval;
 pub mod iterdeep;
 pub mod ordering;

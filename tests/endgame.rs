@@ -1,0 +1,102 @@
+//! The king endgame database against the independent retrograde analysis of `analysis`: every
+//! position reachable from a few king endgames must get the same exact value from both.
+
+use checkers::analysis::{solve_reachable, Value};
+use checkers::board_text::parse_board;
+use checkers::search::endgame::EndgameDb;
+use checkers::search::Score;
+use checkers::Position;
+
+fn board(rows: &str) -> Position {
+    parse_board(rows.as_bytes()).expect("test board parses")
+}
+
+/// The database's score of `pos` (seen from its side to move) as an analysis value.
+fn db_value(db: &EndgameDb, pos: &Position) -> Value {
+    let score = db.score(pos, 0).expect("covered");
+    match score.plies_to_end() {
+        None => {
+            assert_eq!(score, Score::ZERO, "a non-final score must be the draw");
+            Value::Draw
+        }
+        Some(n) if score.is_win() => Value::Win(n),
+        Some(n) => Value::Loss(n),
+    }
+}
+
+/// Builds the database for `rows` and compares it with the analysis on every reachable position.
+fn agrees_everywhere(rows: &str) -> usize {
+    let root = board(rows);
+    let mut db = EndgameDb::default();
+    assert!(db.prepare(&root), "a small king endgame is covered");
+    let table = solve_reachable(&root, 2_000_000).expect("small enough to enumerate");
+    let mut compared = 0;
+    for (pos, value) in table.iter() {
+        assert_eq!(db_value(&db, pos), value, "position {pos:?}");
+        compared += 1;
+    }
+    compared
+}
+
+#[test]
+fn two_kings_against_one_everywhere() {
+    let n = agrees_everywhere(
+        "........\n\
+         ..B.....\n\
+         ........\n\
+         ........\n\
+         ........\n\
+         ........\n\
+         ........\n\
+         R.R.....\n",
+    );
+    assert!(n > 15_000, "thousands of positions compared ({n})");
+}
+
+/// Two against two includes double jumps, trades into smaller classes, and draws.
+#[test]
+fn two_kings_against_two_everywhere() {
+    let rows = "........\n\
+                ..B.B...\n\
+                ........\n\
+                ........\n\
+                ........\n\
+                ........\n\
+                ........\n\
+                R.R.....\n";
+    let n = agrees_everywhere(rows);
+    assert!(n > 250_000, "a quarter million positions compared ({n})");
+}
+
+/// Kings on the light cells play the mirrored game of the dark cells.
+#[test]
+fn light_cell_kings_everywhere() {
+    agrees_everywhere(
+        "........\n\
+         .B......\n\
+         ........\n\
+         ........\n\
+         ........\n\
+         ........\n\
+         ........\n\
+         .R.R....\n",
+    );
+}
+
+#[test]
+fn men_mixed_colours_and_big_classes_are_not_covered() {
+    let mut db = EndgameDb::default();
+    let with_man =
+        board("........\n..b.....\n........\n........\n........\n........\n........\nR.R.....\n");
+    assert!(!db.prepare(&with_man));
+    let mixed =
+        board("........\n.B......\n........\n........\n........\n........\n........\nR.R.....\n");
+    assert!(!db.prepare(&mixed));
+    let four_v_two =
+        board("........\n..B.B...\n........\n........\n........\n........\n........\nR.R.R.R.\n");
+    assert!(
+        !db.prepare(&four_v_two),
+        "4 kings against 2 would need 32 million positions"
+    );
+    assert!(db.score(&with_man, 0).is_none());
+}

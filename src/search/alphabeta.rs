@@ -94,6 +94,11 @@ impl Searcher {
         }
     }
 
+    /// Whether the turn's deadline has passed.
+    pub(super) fn past_deadline(&self) -> bool {
+        self.limits.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
     /// Counters so far.
     #[must_use]
     pub fn stats(&self) -> SearchStats {
@@ -139,6 +144,12 @@ impl Searcher {
     ) -> Score {
         if self.tick() {
             return Score::ZERO;
+        }
+        // A kings-only position whose database is built: its exact value.
+        if pos.kings() == pos.occupied() && !self.endgame.is_empty() {
+            if let Some(score) = self.endgame.score(pos, ply) {
+                return score;
+            }
         }
         let mut moves = MoveList::new();
         movegen::generate(pos, Routes::Distinct, &mut moves);

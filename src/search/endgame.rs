@@ -324,14 +324,9 @@ pub struct EndgameDb {
 const SETTLED: u16 = 0x8000;
 
 impl EndgameDb {
-    /// Positions needed to cover the material of `pos` (all smaller classes included), or `None`
-    /// when `pos` is not a kings-only position on cells of one colour.
-    #[must_use]
-    pub fn size_for(pos: &Position) -> Option<usize> {
-        let (nr, nb) = Kings::of(pos)?.class();
-        if nr == 0 || nb == 0 || nr > MAX_SIDE || nb > MAX_SIDE || nr + nb > 32 {
-            return None;
-        }
+    /// Positions (both sides to move, all smaller classes included) of the databases for up to
+    /// `nr` red and `nb` black kings.
+    fn size_of_material(nr: usize, nb: usize) -> usize {
         let mut total = 0usize;
         for r in 1..=nr {
             let reds = 2 * BINOM[32][r] as usize;
@@ -340,21 +335,58 @@ impl EndgameDb {
                 .map(|&b| reds * b as usize)
                 .sum::<usize>();
         }
-        Some(total)
+        total
     }
 
-    /// Builds whatever classes `pos` needs; false when it is not covered or too large.
+    /// The material (red, black) whose databases cover `pos` and what its captures and
+    /// crownings lead to, when they fit: all pieces on cells of one colour, each side with at
+    /// least one and at most [`MAX_SIDE`] pieces, at most [`MAX_POSITIONS`] in all.
+    fn material(pos: &Position) -> Option<(usize, usize)> {
+        let occupied = pos.occupied();
+        let dark = occupied.iter().filter(|s| s.is_dark()).count();
+        if dark != 0 && dark != occupied.count() as usize {
+            return None;
+        }
+        let nr = pos.pieces(Color::Red).count() as usize;
+        let nb = pos.pieces(Color::Black).count() as usize;
+        let fits = (1..=MAX_SIDE).contains(&nr)
+            && (1..=MAX_SIDE).contains(&nb)
+            && Self::size_of_material(nr, nb) <= MAX_POSITIONS;
+        fits.then_some((nr, nb))
+    }
+
+    /// Positions needed to cover the material of `pos`, or `None` when it is not a kings-only
+    /// position on cells of one colour or the material is too large.
+    #[must_use]
+    pub fn size_for(pos: &Position) -> Option<usize> {
+        if pos.kings() != pos.occupied() {
+            return None;
+        }
+        let (nr, nb) = Self::material(pos)?;
+        Some(Self::size_of_material(nr, nb))
+    }
+
+    /// Whether `pos` (kings-only) is covered, building its classes first when needed.
     pub fn prepare(&mut self, pos: &Position) -> bool {
-        let Some(size) = Self::size_for(pos) else {
-            return false;
-        };
-        if size > MAX_POSITIONS {
+        if Self::size_for(pos).is_none() {
             return false;
         }
-        let Some(k) = Kings::of(pos) else {
+        self.prepare_for(pos)
+    }
+
+    /// Whether [`prepare_for`](Self::prepare_for) would build anything for `pos`: it has few
+    /// enough pieces, and its databases are not built yet.
+    #[must_use]
+    pub fn could_prepare_for(&self, pos: &Position) -> bool {
+        Self::material(pos).is_some_and(|(nr, nb)| !self.classes.contains_key(&(nr, nb)))
+    }
+
+    /// Builds the databases of every kings-only material `pos` can turn into (each side keeps at
+    /// most its present number of pieces). False when `pos` does not fit.
+    pub fn prepare_for(&mut self, pos: &Position) -> bool {
+        let Some((nr, nb)) = Self::material(pos) else {
             return false;
         };
-        let (nr, nb) = k.class();
         for total in 2..=nr + nb {
             for r in 1..=nr.min(total - 1) {
                 let b = total - r;
@@ -365,6 +397,12 @@ impl EndgameDb {
             }
         }
         true
+    }
+
+    /// Whether no database is built yet.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.classes.is_empty()
     }
 
     /// The exact score of `pos` seen `ply` plies from the root, when its class is built.

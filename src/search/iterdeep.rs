@@ -22,6 +22,10 @@ pub struct Thought {
     pub proven: bool,
 }
 
+/// Node budget of the first, database-free attempt at a position that could use the king
+/// databases.
+const QUICK_NODES: u64 = 200_000;
+
 impl Searcher {
     /// Chooses a move for the side to move in `pos`, or `None` when it has none (it has lost).
     ///
@@ -50,26 +54,21 @@ impl Searcher {
         }
         self.begin_turn(limits);
         let max_depth = max_depth.min(MAX_PLY as u32 - 2);
-        let mut done: Option<Thought> = None;
-        let mut order: Vec<Move> = moves.to_vec();
-        for depth in 1..=max_depth {
-            let Some((score, best)) = self.search_root(pos, &order, depth) else {
-                break;
-            };
-            // Search the best move first next time; the rest keep their order.
-            if let Some(p) = order.iter().position(|&m| m == best) {
-                order[..=p].rotate_right(1);
-            }
-            let proven = score.plies_to_end().is_some_and(|n| n <= depth);
-            done = Some(Thought {
-                best,
-                score: Some(score),
-                depth,
-                proven,
-            });
-            if proven {
-                break;
-            }
+        // A few pieces with men among them: first try the search alone with a small budget (the
+        // short official puzzles are proven in a few hundred nodes), and only when that fails
+        // build the king databases their captures and crownings lead to, which the search then
+        // reads at every kings-only node.
+        let escalate = self.features.endgame_db && self.endgame.could_prepare_for(pos);
+        let turn_end = self.stop_at;
+        if escalate {
+            self.stop_at = turn_end.min(self.stats.nodes.saturating_add(QUICK_NODES));
+        }
+        let mut done = self.deepen(pos, &moves, max_depth);
+        if escalate && !done.is_some_and(|t| t.proven) && !self.past_deadline() {
+            self.endgame.prepare_for(pos);
+            self.stop_at = turn_end;
+            self.aborted = false;
+            done = self.deepen(pos, &moves, max_depth).or(done);
         }
         let mut thought = done.unwrap_or(Thought {
             best: moves[0],
@@ -85,7 +84,32 @@ impl Searcher {
         Some(thought)
     }
 
-    /// Resets the per-turn state and sets the node budget.
+    /// Iterative deepening over `order` (moves sorted canonically) until a proven result, the
+    /// depth limit, or the turn's limits; the last completed iteration's result.
+    fn deepen(&mut self, pos: &Position, sorted: &[Move], max_depth: u32) -> Option<Thought> {
+        let mut done: Option<Thought> = None;
+        let mut order: Vec<Move> = sorted.to_vec();
+        for depth in 1..=max_depth {
+            let Some((score, best)) = self.search_root(pos, &order, depth) else {
+                break;
+            };
+            if let Some(p) = order.iter().position(|&m| m == best) {
+                order[..=p].rotate_right(1);
+            }
+            let proven = score.plies_to_end().is_some_and(|n| n <= depth);
+            done = Some(Thought {
+                best,
+                score: Some(score),
+                depth,
+                proven,
+            });
+            if proven {
+                break;
+            }
+        }
+        done
+    }
+
     /// The best move read off the endgame database: the fastest win, else a draw, else the
     /// slowest loss, the first in canonical order among equals. `None` if a child is not covered.
     fn endgame_move(&self, pos: &Position, sorted: &[Move]) -> Option<Thought> {

@@ -156,13 +156,29 @@ fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
     let results =
         pool.install(|| checkers::bench::bench_all(&puzzles, &options, &|| progress.inc(1)));
     progress.finish_and_clear();
-    let rows = results.into_iter().collect::<Result<Vec<_>, _>>()?;
+    // An unreadable file (a solution lying beside the puzzles, say) is reported and skipped, so
+    // the other puzzles' figures are not lost; the exit code still says that one was bad.
+    let mut rows = Vec::with_capacity(results.len());
+    let mut unreadable = 0;
+    for result in results {
+        match result {
+            Ok(row) => rows.push(row),
+            Err(e) => {
+                eprintln!("checkers: skipped: {e}");
+                unreadable += 1;
+            }
+        }
+    }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&rows)?);
     } else {
         print!("{}", checkers::bench::format_table(&rows));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if unreadable == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    })
 }
 
 fn run_verify(args: &VerifyArgs) -> Result<ExitCode> {

@@ -285,6 +285,64 @@ fn perft_prints_published_counts() {
     }
 }
 
+/// The table of subtree counts changes the speed, never the count, on one thread or two.
+#[test]
+fn perft_counts_do_not_depend_on_the_table_or_threads() {
+    for extra in [
+        &["--hash-mb", "0", "--threads", "1"][..],
+        &["--hash-mb", "1", "--threads", "2"][..],
+        &["--hash-mb", "16", "--threads", "1"][..],
+    ] {
+        checkers()
+            .args(["perft", "8"])
+            .args(extra)
+            .assert()
+            .success()
+            .stdout(predicate::str::diff("845931\n"));
+    }
+}
+
+/// `bench` times every puzzle of a folder; a file that is not a puzzle is named and skipped, and
+/// the exit code says so, but the other figures are still printed.
+#[test]
+fn bench_reports_each_puzzle_and_skips_unreadable_files() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for name in ["p01.txt", "p02.txt"] {
+        fs::copy(manifest().join("puzzles").join(name), dir.path().join(name)).expect("copy");
+    }
+    checkers()
+        .args(["bench", "--jobs", "1"])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("p01.txt")
+                .and(predicate::str::contains("p02.txt"))
+                .and(predicate::str::contains("2 puzzles, 2 proven")),
+        );
+    let output = checkers()
+        .args(["bench", "--json"])
+        .arg(dir.path())
+        .output()
+        .expect("runs");
+    let rows: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
+    assert_eq!(rows.as_array().map(Vec::len), Some(2));
+    fs::write(
+        dir.path().join("p03.expected.txt"),
+        "r.......\n\nr.......\n",
+    )
+    .expect("write");
+    checkers()
+        .args(["bench", "--jobs", "1"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains("p01.txt").and(predicate::str::contains("p02.txt")))
+        .stderr(
+            predicate::str::contains("skipped").and(predicate::str::contains("p03.expected.txt")),
+        );
+}
+
 #[test]
 fn perft_divide_lists_each_first_move() {
     checkers()

@@ -311,18 +311,13 @@ pub struct EndgameDb {
 const SETTLED: u16 = 0x8000;
 
 impl EndgameDb {
-    /// Positions (both sides to move, all smaller classes included) of the databases for up to
-    /// `nr` red and `nb` black kings.
+    /// Index slots (both sides to move, all smaller classes included) of the databases for up
+    /// to `nr` red and `nb` black kings.
     fn size_of_material(nr: usize, nb: usize) -> usize {
-        let mut total = 0usize;
-        for r in 1..=nr {
-            let reds = 2 * BINOM[32][r] as usize;
-            total += BINOM[32][1..=nb]
-                .iter()
-                .map(|&b| reds * b as usize)
-                .sum::<usize>();
-        }
-        total
+        let row = &BINOM[32];
+        let reds: usize = row[1..=nr].iter().map(|&r| r as usize).sum();
+        let blacks: usize = row[1..=nb].iter().map(|&b| b as usize).sum();
+        2 * reds * blacks
     }
 
     /// The material (red, black) whose databases cover `pos` and what its captures and

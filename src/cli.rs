@@ -168,7 +168,7 @@ pub struct PerftArgs {
     pub threads: Option<u32>,
 
     /// Size of the table of subtree counts shared by the threads, in MiB (0: no table).
-    #[arg(long = "hash-mb", value_name = "MIB", default_value_t = 128,
+    #[arg(long = "hash-mb", value_name = "MIB", default_value_t = 32,
           value_parser = clap::value_parser!(u64).range(0..=65_536))]
     pub hash_mb: u64,
 }

@@ -96,7 +96,27 @@ fn men_mixed_colours_and_big_classes_are_not_covered() {
         board("........\n..B.B...\n........\n........\n........\n........\n........\nR.R.R.R.\n");
     assert!(
         !db.prepare(&four_v_two),
-        "4 kings against 2 would need 32 million positions"
+        "4 kings against 2 (43 million slots) is not built before the search has tried"
+    );
+    assert!(
+        db.could_prepare_for(&four_v_two),
+        "but it is built when the search fails"
+    );
+    let four_v_two_men =
+        board("........\n..B.B...\n........\n........\n........\n........\n........\nR.R.R.r.\n");
+    assert!(
+        !db.could_prepare_for(&four_v_two_men),
+        "with men, only databases that build quickly"
+    );
+    let three_v_three =
+        board("........\n..B.B.B.\n........\n........\n........\n........\n........\nR.R.R...\n");
+    assert!(
+        !db.could_prepare_for(&three_v_three),
+        "3 v 3 is over the limit"
+    );
+    assert!(
+        db.could_prepare_for(&with_man),
+        "a man and two kings against one"
     );
     assert!(db.score(&with_man, 0).is_none());
 }

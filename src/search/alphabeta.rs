@@ -30,8 +30,8 @@ pub struct Features {
     pub table: bool,
     /// Order moves (table move, captures, killers, history); otherwise generation order.
     pub ordering: bool,
-    /// Play pure king endgames (up to [`MAX_POSITIONS`](super::endgame::MAX_POSITIONS)) from an
-    /// endgame database built for their material.
+    /// Play pure king endgames from a database built for their material, and read the databases
+    /// at kings-only nodes (see [`endgame`](super::endgame)).
     pub endgame_db: bool,
 }
 
@@ -92,11 +92,6 @@ impl Searcher {
             aborted: false,
             endgame: EndgameDb::default(),
         }
-    }
-
-    /// Whether the turn's deadline has passed.
-    pub(super) fn past_deadline(&self) -> bool {
-        self.limits.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// Counters so far.

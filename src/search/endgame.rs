@@ -17,7 +17,6 @@ use std::sync::atomic::{AtomicU16, Ordering};
 
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
-use smallvec::SmallVec;
 
 use crate::bitboard::Bitboard;
 use crate::piece::Color;
@@ -25,9 +24,13 @@ use crate::position::Position;
 
 use super::score::Score;
 
-/// Most positions (both sides to move, smaller material included) a database may hold: three
-/// kings against two, about 4.8 million, fit; four against two would need 32 million.
-pub const MAX_POSITIONS: usize = 6_000_000;
+/// Most index slots (both sides to move, smaller material included) built at once, without
+/// trying the search first: three kings against two (5.8 million) fit, in under a second.
+pub const QUICK_POSITIONS: usize = 6_000_000;
+
+/// Most index slots built for a kings-only position the search could not prove: four kings
+/// against two (43 million, 86 MiB, several seconds) fit; three against three does not.
+pub const MAX_POSITIONS: usize = 45_000_000;
 
 /// Marks a cell with no neighbour in some direction.
 const NONE: u8 = 0xFF;
@@ -234,12 +237,11 @@ fn steps(us: u32, them: u32) -> u8 {
     n
 }
 
-/// Counts the backward steps from `k`, settled at `plies`, into its predecessors, and returns the
-/// predecessors this settles (at `plies + 1`).
-fn settle_predecessors(word: &[AtomicU16], k: Kings, plies: usize) -> SmallVec<[Kings; 8]> {
+/// Counts the backward steps from `k`, settled at `plies`, into its predecessors, and passes the
+/// index of each predecessor this settles (at `plies + 1`) to `settled`.
+fn settle_predecessors(word: &[AtomicU16], k: Kings, plies: usize, settled: &mut impl FnMut(u32)) {
     let won = plies % 2 == 1;
     let value = SETTLED | (plies as u16 + 2);
-    let mut out = SmallVec::new();
     // The side that moved into `k` stepped one king from a neighbouring empty cell. The other
     // side's rank is the same for every predecessor.
     let (movers, waiting) = match k.side {
@@ -294,11 +296,10 @@ fn settle_predecessors(word: &[AtomicU16], k: Kings, plies: usize) -> SmallVec<[
             };
             if settles {
                 w.store(value, Ordering::Relaxed);
-                out.push(prev);
+                settled(index as u32);
             }
         }
     }
-    out
 }
 
 /// Exact values of kings-only positions, class by class.
@@ -322,8 +323,8 @@ impl EndgameDb {
 
     /// The material (red, black) whose databases cover `pos` and what its captures and
     /// crownings lead to, when they fit: all pieces on cells of one colour, each side with at
-    /// least one and at most [`MAX_SIDE`] pieces, at most [`MAX_POSITIONS`] in all.
-    fn material(pos: &Position) -> Option<(usize, usize)> {
+    /// least one and at most [`MAX_SIDE`] pieces, at most `limit` index slots in all.
+    fn material(pos: &Position, limit: usize) -> Option<(usize, usize)> {
         let occupied = pos.occupied();
         let dark = occupied.iter().filter(|s| s.is_dark()).count();
         if dark != 0 && dark != occupied.count() as usize {
@@ -333,40 +334,81 @@ impl EndgameDb {
         let nb = pos.pieces(Color::Black).count() as usize;
         let fits = (1..=MAX_SIDE).contains(&nr)
             && (1..=MAX_SIDE).contains(&nb)
-            && Self::size_of_material(nr, nb) <= MAX_POSITIONS;
+            && Self::size_of_material(nr, nb) <= limit;
         fits.then_some((nr, nb))
     }
 
-    /// Positions needed to cover the material of `pos`, or `None` when it is not a kings-only
-    /// position on cells of one colour or the material is too large.
+    /// How large a database may be built for `pos` once the search has failed: kings-only
+    /// positions are worth [`MAX_POSITIONS`]; with men, only [`QUICK_POSITIONS`], because the
+    /// search must still crown every man before a database value is reached.
+    fn limit_after_search(pos: &Position) -> usize {
+        if pos.kings() == pos.occupied() {
+            MAX_POSITIONS
+        } else {
+            QUICK_POSITIONS
+        }
+    }
+
+    /// Index slots needed to cover the material of `pos`, or `None` when it is not a kings-only
+    /// position on cells of one colour or the material is over [`MAX_POSITIONS`].
     #[must_use]
     pub fn size_for(pos: &Position) -> Option<usize> {
         if pos.kings() != pos.occupied() {
             return None;
         }
-        let (nr, nb) = Self::material(pos)?;
+        let (nr, nb) = Self::material(pos, MAX_POSITIONS)?;
         Some(Self::size_of_material(nr, nb))
     }
 
-    /// Whether `pos` (kings-only) is covered, building its classes first when needed.
+    /// Whether `pos` (kings-only) is covered: its classes are built, or small enough
+    /// ([`QUICK_POSITIONS`]) to build now, which this does.
     pub fn prepare(&mut self, pos: &Position) -> bool {
-        if Self::size_for(pos).is_none() {
-            return false;
+        if self.covers(pos) {
+            return true;
         }
-        self.prepare_for(pos)
+        match Self::size_for(pos) {
+            Some(size) if size <= QUICK_POSITIONS => self.prepare_for(pos),
+            _ => false,
+        }
+    }
+
+    /// Whether the classes of kings-only `pos` are built.
+    #[must_use]
+    pub fn covers(&self, pos: &Position) -> bool {
+        Kings::of(pos).is_some_and(|k| self.classes.contains_key(&k.class()))
     }
 
     /// Whether [`prepare_for`](Self::prepare_for) would build anything for `pos`: it has few
     /// enough pieces, and its databases are not built yet.
     #[must_use]
     pub fn could_prepare_for(&self, pos: &Position) -> bool {
-        Self::material(pos).is_some_and(|(nr, nb)| !self.classes.contains_key(&(nr, nb)))
+        Self::material(pos, Self::limit_after_search(pos))
+            .is_some_and(|(nr, nb)| !self.classes.contains_key(&(nr, nb)))
+    }
+
+    /// Index slots [`prepare_for`](Self::prepare_for) would build for `pos` (0 if none), to
+    /// judge whether there is time for it.
+    #[must_use]
+    pub fn slots_to_build(&self, pos: &Position) -> usize {
+        let Some((nr, nb)) = Self::material(pos, Self::limit_after_search(pos)) else {
+            return 0;
+        };
+        let row = &BINOM[32];
+        let mut total = 0;
+        for r in 1..=nr {
+            for (b, &blacks) in row.iter().enumerate().take(nb + 1).skip(1) {
+                if !self.classes.contains_key(&(r, b)) {
+                    total += 2 * row[r] as usize * blacks as usize;
+                }
+            }
+        }
+        total
     }
 
     /// Builds the databases of every kings-only material `pos` can turn into (each side keeps at
     /// most its present number of pieces). False when `pos` does not fit.
     pub fn prepare_for(&mut self, pos: &Position) -> bool {
-        let Some((nr, nb)) = Self::material(pos) else {
+        let Some((nr, nb)) = Self::material(pos, Self::limit_after_search(pos)) else {
             return false;
         };
         for total in 2..=nr + nb {
@@ -421,27 +463,47 @@ impl EndgameDb {
         let word: Vec<AtomicU16> = (0..reds.len() * per_red)
             .map(|_| AtomicU16::new(0))
             .collect();
-        // Positions settled at each distance, processed in increasing distance.
-        let mut by_distance: Vec<Vec<Kings>> = vec![Vec::new()];
-        let first: Vec<Vec<(usize, Kings)>> = word
+        // The positions settled at each distance, as indexes (4 bytes each, decoded through the
+        // combination lists): four kings against two settle 36 million positions.
+        let decode = |i: u32| {
+            let i = i as usize;
+            let pair = i >> 1;
+            Kings {
+                red: reds[pair / blacks.len()],
+                black: blacks[pair % blacks.len()],
+                side: if i & 1 == 0 { Color::Red } else { Color::Black },
+            }
+        };
+        let mut by_distance: Vec<Vec<u32>> = word
             .par_chunks(per_red)
             .zip(reds.par_iter())
-            .map(|(chunk, &red)| self.first_pass(red, &blacks, chunk))
-            .collect();
-        for (plies, k) in first.into_iter().flatten() {
-            while by_distance.len() <= plies {
-                by_distance.push(Vec::new());
-            }
-            by_distance[plies].push(k);
-        }
+            .enumerate()
+            .fold(Vec::new, |mut buckets, (r, (chunk, &red))| {
+                self.first_pass(red, &blacks, chunk, r * per_red, &mut buckets);
+                buckets
+            })
+            .reduce(Vec::new, |mut a, b| {
+                if a.len() < b.len() {
+                    a.resize_with(b.len(), Vec::new);
+                }
+                for (into, from) in a.iter_mut().zip(b) {
+                    into.extend(from);
+                }
+                a
+            });
         let mut plies = 0;
         while plies < by_distance.len() {
             let settled = std::mem::take(&mut by_distance[plies]);
-            let next: Vec<Kings> = settled
+            let next: Vec<u32> = settled
                 .par_iter()
                 .with_min_len(1024)
-                .flat_map_iter(|&k| settle_predecessors(&word, k, plies))
+                .fold(Vec::new, |mut next, &i| {
+                    settle_predecessors(&word, decode(i), plies, &mut |j| next.push(j));
+                    next
+                })
+                .flatten()
                 .collect();
+            drop(settled);
             if !next.is_empty() {
                 if by_distance.len() <= plies + 1 {
                     by_distance.push(Vec::new());
@@ -462,25 +524,37 @@ impl EndgameDb {
             .collect()
     }
 
-    /// Initial words of the positions with the red kings on `red`: positions with a jump are
-    /// settled from the smaller classes, positions without a move are lost, the others count
-    /// their steps. Returns the settled positions with their distances.
-    fn first_pass(&self, red: u32, blacks: &[u32], chunk: &[AtomicU16]) -> Vec<(usize, Kings)> {
-        let mut settled = Vec::new();
-        let mut words = chunk.iter();
-        for &black in blacks {
+    /// Initial words of the positions with the red kings on `red` (from index `base`): positions
+    /// with a jump are settled from the smaller classes, positions without a move are lost, the
+    /// others count their steps. The settled positions' indexes go to `buckets`, by distance.
+    fn first_pass(
+        &self,
+        red: u32,
+        blacks: &[u32],
+        chunk: &[AtomicU16],
+        base: usize,
+        buckets: &mut Vec<Vec<u32>>,
+    ) {
+        let mut settle = |plies: usize, index: u32| {
+            if buckets.len() <= plies {
+                buckets.resize_with(plies + 1, Vec::new);
+            }
+            buckets[plies].push(index);
+        };
+        for (pair, &black) in blacks.iter().enumerate() {
             if black & red != 0 {
                 // An unused index: the two sides cannot share a cell.
-                words.nth(1);
                 continue;
             }
-            for side in [Color::Red, Color::Black] {
+            for (s, side) in [Color::Red, Color::Black].into_iter().enumerate() {
                 let k = Kings { red, black, side };
                 let (us, them) = k.sides();
+                let offset = 2 * pair + s;
+                let index = (base + offset) as u32;
                 let w = if has_jump(us, them) {
                     match self.capture_value(k) {
                         Some(plies) => {
-                            settled.push((plies, k));
+                            settle(plies, index);
                             SETTLED | (plies as u16 + 1)
                         }
                         None => SETTLED,
@@ -488,18 +562,15 @@ impl EndgameDb {
                 } else {
                     match steps(us, them) {
                         0 => {
-                            settled.push((0, k));
+                            settle(0, index);
                             SETTLED | 1
                         }
-                        s => u16::from(s),
+                        n => u16::from(n),
                     }
                 };
-                if let Some(slot) = words.next() {
-                    slot.store(w, Ordering::Relaxed);
-                }
+                chunk[offset].store(w, Ordering::Relaxed);
             }
         }
-        settled
     }
 
     /// Plies to the end from a position whose side to move must capture, from the smaller classes;

@@ -1,6 +1,8 @@
 //! One turn: iterative deepening from the current position until the result is proven, a limit
 //! is reached, or the turn's budget runs out; then the canonical choice among equally good moves.
 
+use std::time::{Duration, Instant};
+
 use crate::movegen;
 use crate::moves::Move;
 use crate::position::Position;
@@ -25,6 +27,10 @@ pub struct Thought {
 /// Node budget of the first, database-free attempt at a position that could use the king
 /// databases.
 const QUICK_NODES: u64 = 200_000;
+
+/// Time per index slot assumed when deciding whether a database can be built in time: about
+/// twice what one thread takes.
+const BUILD_NANOS_PER_SLOT: u64 = 400;
 
 impl Searcher {
     /// Chooses a move for the side to move in `pos`, or `None` when it has none (it has lost).
@@ -54,18 +60,24 @@ impl Searcher {
         }
         self.begin_turn(limits);
         let max_depth = max_depth.min(MAX_PLY as u32 - 2);
-        // A few pieces with men among them: first try the search alone with a small budget (the
-        // short official puzzles are proven in a few hundred nodes), and only when that fails
-        // build the king databases their captures and crownings lead to, which the search then
-        // reads at every kings-only node.
+        // A few pieces with men among them, or more kings than a quick database covers: first
+        // try the search alone with a small budget (the short official puzzles are proven in a
+        // few hundred nodes), and only when that fails build the king databases (a large one
+        // takes seconds). A kings-only position is then played from its database; otherwise the
+        // search reads them at every kings-only node.
         let escalate = self.features.endgame_db && self.endgame.could_prepare_for(pos);
         let turn_end = self.stop_at;
         if escalate {
             self.stop_at = turn_end.min(self.stats.nodes.saturating_add(QUICK_NODES));
         }
         let mut done = self.deepen(pos, &moves, max_depth);
-        if escalate && !done.is_some_and(|t| t.proven) && !self.past_deadline() {
+        if escalate && !done.is_some_and(|t| t.proven) && self.time_to_build(pos) {
             self.endgame.prepare_for(pos);
+            if self.endgame.covers(pos) {
+                if let Some(thought) = self.endgame_move(pos, &moves) {
+                    return Some(thought);
+                }
+            }
             self.stop_at = turn_end;
             self.aborted = false;
             done = self.deepen(pos, &moves, max_depth).or(done);
@@ -82,6 +94,16 @@ impl Searcher {
             }
         }
         Some(thought)
+    }
+
+    /// Whether the king databases for `pos` can be built before the turn's deadline, at a
+    /// pessimistic [`BUILD_NANOS_PER_SLOT`] (one thread, loaded machine).
+    fn time_to_build(&self, pos: &Position) -> bool {
+        let slots = self.endgame.slots_to_build(pos) as u64;
+        let needed = Duration::from_nanos(slots.saturating_mul(BUILD_NANOS_PER_SLOT));
+        self.limits
+            .deadline
+            .is_none_or(|deadline| Instant::now() + needed < deadline)
     }
 
     /// Iterative deepening over `order` (moves sorted canonically) until a proven result, the

@@ -30,6 +30,11 @@ run env RAYON_NUM_THREADS=1 $bin --inputfile puzzles/kings-3v2-double-corner.txt
 run env RAYON_NUM_THREADS=2 $bin --inputfile puzzles/kings-3v2-double-corner.txt --outputfile "$out/s.txt"
 run $bin --no-endgame-db --inputfile puzzles/kings-3v2-double-corner.txt --outputfile "$out/s.txt"
 
+echo "== king endgame: 4 kings against 2 (database of 43M slots, built after the search fails)"
+printf '.R.R.R.R\n........\n........\n........\n........\n........\n.B......\nB.......\n' >"$out/k42.txt"
+run /usr/bin/time -f "%e s, peak %M KiB" env RAYON_NUM_THREADS=1 $bin --inputfile "$out/k42.txt" --outputfile "$out/s.txt"
+run /usr/bin/time -f "%e s, peak %M KiB" env RAYON_NUM_THREADS=2 $bin --inputfile "$out/k42.txt" --outputfile "$out/s.txt"
+
 echo "== peak memory (max resident set, KiB)"
 for p in puzzles/p06.txt puzzles/kings-3v2-double-corner.txt puzzles/men-2-vs-king.txt; do
     /usr/bin/time -f "$(basename "$p" .txt): %M KiB" $bin -q --inputfile "$p" --outputfile "$out/s.txt"

@@ -91,8 +91,16 @@ fn summary(s: &Solution) -> String {
     } else {
         "not proven"
     };
+    let databases = if s.endgame_positions == 0 {
+        String::new()
+    } else {
+        format!(
+            "; king endgame databases of {:.1} M positions",
+            s.endgame_positions as f64 / 1e6
+        )
+    };
     format!(
-        "{result} after {} moves ({proof}); {} states; {:.3} s; {} nodes; table hit rate {:.0}%",
+        "{result} after {} moves ({proof}); {} states; {:.3} s; {} nodes; table hit rate {:.0}%{databases}",
         s.moves(),
         s.states.len(),
         s.elapsed.as_secs_f64(),

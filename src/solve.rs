@@ -56,6 +56,8 @@ pub struct Solution {
     pub stats: SearchStats,
     /// Fraction of table probes that hit.
     pub tt_hit_rate: f64,
+    /// Positions held by the king endgame databases built for this game (0 if none).
+    pub endgame_positions: usize,
     /// Wall time.
     pub elapsed: Duration,
 }
@@ -133,6 +135,7 @@ pub fn solve(puzzle: Position, options: &SolveOptions) -> Solution {
         time_limited,
         stats: searcher.stats(),
         tt_hit_rate: searcher.tt_hit_rate(),
+        endgame_positions: searcher.endgame_positions(),
         elapsed: started.elapsed(),
     }
 }

@@ -130,6 +130,28 @@ fn output_is_identical_across_runs() {
     assert_eq!(fs::read(a).expect("a"), fs::read(b).expect("b"));
 }
 
+/// The king databases are built on the rayon pool; the line must not depend on its size.
+#[test]
+fn output_does_not_depend_on_the_number_of_threads() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let puzzle = manifest().join("puzzles/kings-3v2-double-corner.txt");
+    let mut lines = Vec::new();
+    for threads in ["1", "2", "3"] {
+        let out = dir.path().join(format!("t{threads}.txt"));
+        checkers()
+            .env("RAYON_NUM_THREADS", threads)
+            .arg("--inputfile")
+            .arg(&puzzle)
+            .arg("--outputfile")
+            .arg(&out)
+            .assert()
+            .success();
+        lines.push(fs::read(out).expect("written"));
+    }
+    assert_eq!(lines[0], lines[1]);
+    assert_eq!(lines[0], lines[2]);
+}
+
 #[test]
 fn summary_line_reports_the_result() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -106,6 +106,12 @@ impl Searcher {
         self.tt.hit_rate()
     }
 
+    /// Positions (index slots) held by the king endgame databases built so far.
+    #[must_use]
+    pub fn endgame_positions(&self) -> usize {
+        self.endgame.positions()
+    }
+
     /// Bytes held by the transposition table.
     #[must_use]
     pub fn tt_bytes(&self) -> usize {

@@ -423,6 +423,12 @@ impl EndgameDb {
         true
     }
 
+    /// Index slots of all the databases built.
+    #[must_use]
+    pub fn positions(&self) -> usize {
+        self.classes.values().map(Vec::len).sum()
+    }
+
     /// Whether no database is built yet.
     #[must_use]
     pub fn is_empty(&self) -> bool {

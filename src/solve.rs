@@ -110,8 +110,9 @@ pub fn solve(puzzle: Position, options: &SolveOptions) -> Solution {
         let thought = if out_of_time {
             time_limited = true;
             // Past the soft deadline: shallow fixed-depth play with a fresh searcher depends on
-            // the position alone, so the game runs into a repetition or an end quickly.
-            Searcher::new(0).think(&pos, QUICK_DEPTH, Limits::default())
+            // the position alone, so the game runs into a repetition or an end quickly. It must
+            // not build a king database (a fresh one every move), but reads those already built.
+            searcher.quick_think(&pos, QUICK_DEPTH)
         } else {
             searcher.think(&pos, depth, limits)
         };

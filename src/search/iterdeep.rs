@@ -7,7 +7,7 @@ use crate::movegen;
 use crate::moves::Move;
 use crate::position::Position;
 
-use super::alphabeta::{Limits, Searcher};
+use super::alphabeta::{Features, Limits, Searcher};
 use super::score::{Score, MAX_PLY};
 
 /// The outcome of one turn's thinking.
@@ -29,8 +29,8 @@ pub struct Thought {
 const QUICK_NODES: u64 = 200_000;
 
 /// Time per index slot assumed when deciding whether a database can be built in time: about
-/// twice what one thread takes.
-const BUILD_NANOS_PER_SLOT: u64 = 400;
+/// twice what one thread takes on an idle machine.
+const BUILD_NANOS_PER_SLOT: u64 = 250;
 
 impl Searcher {
     /// Chooses a move for the side to move in `pos`, or `None` when it has none (it has lost).
@@ -53,7 +53,10 @@ impl Searcher {
                 proven: false,
             });
         }
-        if self.features.endgame_db && self.endgame.prepare(pos) {
+        self.limits = limits;
+        if self.features.endgame_db
+            && (self.endgame.covers(pos) || (self.time_to_build(pos) && self.endgame.prepare(pos)))
+        {
             if let Some(thought) = self.endgame_move(pos, &moves) {
                 return Some(thought);
             }
@@ -94,6 +97,35 @@ impl Searcher {
             }
         }
         Some(thought)
+    }
+
+    /// A move for the end of a game whose time is up: a fixed-depth search with an empty table
+    /// and no new databases (the ones already built are still read), so that the choice depends
+    /// on the position alone and the game quickly reaches an end or a repetition.
+    pub fn quick_think(&mut self, pos: &Position, depth: u32) -> Option<Thought> {
+        let mut quick = Searcher::with_features(
+            0,
+            Features {
+                endgame_db: false,
+                ..self.features
+            },
+        );
+        std::mem::swap(&mut quick.endgame, &mut self.endgame);
+        let thought = quick.think_covered(pos, depth);
+        std::mem::swap(&mut quick.endgame, &mut self.endgame);
+        thought
+    }
+
+    /// [`think`](Self::think) without limits, playing from a database that already covers `pos`.
+    fn think_covered(&mut self, pos: &Position, depth: u32) -> Option<Thought> {
+        if self.endgame.covers(pos) {
+            let mut moves = movegen::legal_moves(pos);
+            moves.sort();
+            if let Some(thought) = self.endgame_move(pos, &moves) {
+                return Some(thought);
+            }
+        }
+        self.think(pos, depth, Limits::default())
     }
 
     /// Whether the king databases for `pos` can be built before the turn's deadline, at a

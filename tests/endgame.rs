@@ -28,7 +28,7 @@ fn db_value(db: &EndgameDb, pos: &Position) -> Value {
 fn agrees_everywhere(rows: &str) -> usize {
     let root = board(rows);
     let mut db = EndgameDb::default();
-    assert!(db.prepare(&root), "a small king endgame is covered");
+    assert!(db.prepare_for(&root), "a small endgame is covered");
     let table = solve_reachable(&root, 2_000_000).expect("small enough to enumerate");
     let mut compared = 0;
     for (pos, value) in table.iter() {
@@ -119,4 +119,76 @@ fn men_mixed_colours_and_big_classes_are_not_covered() {
         "a man and two kings against one"
     );
     assert!(db.score(&with_man, 0).is_none());
+}
+
+/// Men: forward steps only, crowning by a step (a move into another class that need not be
+/// played), crowning by a jump, men captured by kings.
+#[test]
+fn men_and_kings_everywhere() {
+    let n = agrees_everywhere(
+        "........\n\
+         ..B.....\n\
+         ........\n\
+         ........\n\
+         ........\n\
+         ........\n\
+         ...r....\n\
+         R.......\n",
+    );
+    assert!(n > 10_000, "thousands of positions compared ({n})");
+}
+
+/// Men of both sides, which can block, trade and crown on either row.
+#[test]
+fn men_on_both_sides_everywhere() {
+    agrees_everywhere(
+        "........\n\
+         ..b.....\n\
+         ........\n\
+         ........\n\
+         ........\n\
+         ........\n\
+         ...r....\n\
+         R.......\n",
+    );
+}
+
+/// Three men against a king, two men against two, and a man with a king against a man on the
+/// light cells.
+#[test]
+fn men_endings_everywhere() {
+    let light = agrees_everywhere(
+        "........\n\
+         .b......\n\
+         ........\n\
+         ........\n\
+         ........\n\
+         ........\n\
+         ..r.....\n\
+         .R......\n",
+    );
+    assert!(
+        light > 10_000,
+        "thousands of light-cell positions ({light})"
+    );
+    agrees_everywhere(
+        "........\n\
+         ........\n\
+         ........\n\
+         ..B.....\n\
+         ........\n\
+         ........\n\
+         .r.r.r..\n\
+         ........\n",
+    );
+    agrees_everywhere(
+        "........\n\
+         b.b.....\n\
+         ........\n\
+         ........\n\
+         ........\n\
+         ........\n\
+         ...r.r..\n\
+         ........\n",
+    );
 }

@@ -146,8 +146,8 @@ impl Searcher {
         if self.tick() {
             return Score::ZERO;
         }
-        // A kings-only position whose database is built: its exact value.
-        if pos.kings() == pos.occupied() && !self.endgame.is_empty() {
+        // A position whose database is built: its exact value.
+        if !self.endgame.is_empty() {
             if let Some(score) = self.endgame.score(pos, ply) {
                 return score;
             }

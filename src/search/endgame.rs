@@ -1,17 +1,17 @@
-//! Kings-only endgame database: the exact distance to the end of the game of every position of a
-//! few kings, computed by retrograde analysis.
+//! Endgame databases: the exact distance to the end of the game of every position of a few pieces,
+//! computed by retrograde analysis.
 //!
-//! Alpha-beta proves a win only by searching as deep as the win is long. King endgames are long
-//! (three kings beat two in up to about 60 plies) and wide (every king moves four ways), so the
-//! search cannot reach their end; checkers programs have always answered them with databases. This
-//! one is built on demand, in well under a second, for the material of a pure king endgame, and
-//! the player then reads the best move off it.
+//! Alpha-beta proves a win only by searching as deep as the win is long. Endgames are long (three
+//! kings beat two in up to about 60 plies) and wide (every king moves four ways), so the search
+//! cannot reach their end; checkers programs have always answered them with databases. These are
+//! built on demand for the material of the position at hand and everything its captures and
+//! crownings lead to, and the player then reads the best move off them.
 //!
-//! Positions are indexed over the 32 dark cells: the red kings' cells as a combination of 32, the
-//! black kings' cells as another combination of 32 (overlapping pairs are left unused), and the
-//! side to move. A value is
-//! `plies + 1` to the end of the game with best play (0: drawn); the side to move wins when the
-//! number of plies is odd, because the winner makes the last move.
+//! A material class is the number of red kings, red men, black kings and black men. Positions are
+//! indexed over the 32 dark cells: each of the four groups as a combination of the 32 cells
+//! (overlapping combinations are left unused), then the side to move. A value is `plies + 1` to
+//! the end of the game with best play (0: drawn); the side to move wins when the number of plies
+//! is odd, because the winner makes the last move.
 
 use std::sync::atomic::{AtomicU16, Ordering};
 
@@ -28,8 +28,8 @@ use super::score::Score;
 /// trying the search first: three kings against two (5.8 million) fit, in under a second.
 pub const QUICK_POSITIONS: usize = 6_000_000;
 
-/// Most index slots built for a kings-only position the search could not prove: four kings
-/// against two (43 million, 86 MiB, several seconds) fit; three against three does not.
+/// Most index slots built for a position the search could not prove: four kings against two (43
+/// million, 86 MiB, several seconds) fit; three against three does not.
 pub const MAX_POSITIONS: usize = 45_000_000;
 
 /// Marks a cell with no neighbour in some direction.
@@ -95,8 +95,17 @@ const BINOM: [[u32; 6]; 33] = {
     t
 };
 
-/// Most kings of one side the index supports.
-const MAX_SIDE: usize = 5;
+/// Most pieces of one side the index supports (all of them may become kings).
+const MAX_GROUP: usize = 5;
+
+/// Directions (indexes into [`NEXT`]) in which red men move: up the board.
+const RED_FORWARD: [usize; 2] = [0, 1];
+/// Directions in which black men move: down the board.
+const BLACK_FORWARD: [usize; 2] = [2, 3];
+/// Red's crowning row (row 0) as cells.
+const RED_CROWN: u32 = 0x0000_000F;
+/// Black's crowning row (row 7) as cells.
+const BLACK_CROWN: u32 = 0xF000_0000;
 
 /// Rank of a set of `mask.count_ones()` cells among cells `0..n`, in `0..C(n, k)`.
 fn rank(mask: u32) -> u32 {
@@ -114,6 +123,9 @@ fn rank(mask: u32) -> u32 {
 
 /// Every set of `k` cells among `0..n`, in rank order.
 fn combinations(n: usize, k: usize) -> Vec<u32> {
+    if k == 0 {
+        return vec![0];
+    }
     let mut out = Vec::with_capacity(BINOM[n][k] as usize);
     let mut cells: Vec<usize> = (0..k).collect();
     loop {
@@ -133,54 +145,164 @@ fn combinations(n: usize, k: usize) -> Vec<u32> {
     }
 }
 
-/// Index of the position with red cells of rank `red`, black cells of rank `black` among
-/// `blacks` combinations, and `side` to move.
-fn slot(red: u32, blacks: u32, black: u32, side: Color) -> usize {
-    ((red as usize * blacks as usize + black as usize) << 1) | usize::from(side == Color::Black)
+/// A material class: how many red kings, red men, black kings and black men.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Material {
+    red_kings: u8,
+    red_men: u8,
+    black_kings: u8,
+    black_men: u8,
 }
 
-/// A kings-only position on the dark cells.
+impl Material {
+    /// The four group sizes in index order.
+    fn groups(self) -> [usize; 4] {
+        [
+            usize::from(self.red_kings),
+            usize::from(self.red_men),
+            usize::from(self.black_kings),
+            usize::from(self.black_men),
+        ]
+    }
+
+    /// The weight of each group's rank in the index (before the side to move's bit).
+    fn weights(self) -> [usize; 4] {
+        let n = self.groups().map(|k| BINOM[32][k] as usize);
+        [n[1] * n[2] * n[3], n[2] * n[3], n[3], 1]
+    }
+
+    /// Index slots of the class (both sides to move).
+    fn slots(self) -> usize {
+        self.groups()
+            .iter()
+            .map(|&n| BINOM[32][n] as usize)
+            .product::<usize>()
+            * 2
+    }
+
+    fn reds(self) -> usize {
+        usize::from(self.red_kings + self.red_men)
+    }
+
+    fn blacks(self) -> usize {
+        usize::from(self.black_kings + self.black_men)
+    }
+
+    /// Every class a game from this one can reach, itself included: captures remove pieces,
+    /// crownings turn men into kings, nothing else changes the material. Each side keeps at least
+    /// one piece (a side with none has lost; no table is needed for that). Sorted so that every
+    /// class comes after the classes it leads to.
+    fn reachable(self) -> Vec<Material> {
+        let mut out = Vec::new();
+        for red_men in 0..=self.red_men {
+            for red_kings in 0..=(self.reds() - usize::from(red_men)) as u8 {
+                for black_men in 0..=self.black_men {
+                    for black_kings in 0..=(self.blacks() - usize::from(black_men)) as u8 {
+                        let m = Material {
+                            red_kings,
+                            red_men,
+                            black_kings,
+                            black_men,
+                        };
+                        if m.reds() > 0 && m.blacks() > 0 {
+                            out.push(m);
+                        }
+                    }
+                }
+            }
+        }
+        out.sort_by_key(|m| (m.reds() + m.blacks(), m.red_men + m.black_men, *m));
+        out
+    }
+}
+
+/// A position of the database's kind: four groups of cells and the side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-struct Kings {
-    red: u32,
-    black: u32,
+struct Pieces {
+    /// Red kings, red men, black kings, black men.
+    groups: [u32; 4],
     side: Color,
 }
 
-impl Kings {
-    /// The side to move's cells and the opponent's.
-    fn sides(self) -> (u32, u32) {
+/// What stays fixed for the side to move while its moves are listed.
+struct Mover {
+    kings: u32,
+    men: u32,
+    enemies: u32,
+    forward: [usize; 2],
+    crown: u32,
+}
+
+impl Pieces {
+    fn material(self) -> Material {
+        let n = |g: u32| g.count_ones() as u8;
+        Material {
+            red_kings: n(self.groups[0]),
+            red_men: n(self.groups[1]),
+            black_kings: n(self.groups[2]),
+            black_men: n(self.groups[3]),
+        }
+    }
+
+    fn occupied(self) -> u32 {
+        self.groups.iter().fold(0, |a, &g| a | g)
+    }
+
+    /// The side to move's view.
+    fn mover(self) -> Mover {
+        let [rk, rm, bk, bm] = self.groups;
         match self.side {
-            Color::Red => (self.red, self.black),
-            Color::Black => (self.black, self.red),
+            Color::Red => Mover {
+                kings: rk,
+                men: rm,
+                enemies: bk | bm,
+                forward: RED_FORWARD,
+                crown: RED_CROWN,
+            },
+            Color::Black => Mover {
+                kings: bk,
+                men: bm,
+                enemies: rk | rm,
+                forward: BLACK_FORWARD,
+                crown: BLACK_CROWN,
+            },
         }
     }
 
-    /// The material class: (red kings, black kings).
-    fn class(self) -> (usize, usize) {
-        (
-            self.red.count_ones() as usize,
-            self.black.count_ones() as usize,
-        )
-    }
-
-    /// Index within its class: both sides' cells ranked among all 32 cells (combinations
-    /// where they overlap are left unused, which costs a fifth more space and saves squeezing
-    /// the black cells around the red ones on every look-up).
+    /// Index within its class: the four groups' ranks in mixed radix, then the side to move.
     fn index(self) -> usize {
-        let nb = self.black.count_ones() as usize;
-        slot(rank(self.red), BINOM[32][nb], rank(self.black), self.side)
+        let weights = self.material().weights();
+        let digits: usize = (0..4)
+            .map(|g| rank(self.groups[g]) as usize * weights[g])
+            .sum();
+        (digits << 1) | usize::from(self.side == Color::Black)
     }
 
-    /// The kings of `pos` when it is a kings-only position whose pieces all stand on cells of one
-    /// colour. Light cells map to dark ones by mirroring the columns, which preserves every move.
-    fn of(pos: &Position) -> Option<Kings> {
-        if pos.kings() != pos.occupied() {
-            return None;
+    /// The position after the side to move's piece on `from` ends a move on `to` (crowned when
+    /// `king`) taking `taken`; the other side is then to move.
+    fn after(self, from: u32, to: u32, king: bool, taken: u32) -> Pieces {
+        let mut groups = self.groups;
+        let (own, theirs) = match self.side {
+            Color::Red => (0, 2),
+            Color::Black => (2, 0),
+        };
+        groups[own] &= !(1 << from);
+        groups[own + 1] &= !(1 << from);
+        groups[own + usize::from(!king)] |= 1 << to;
+        groups[theirs] &= !taken;
+        groups[theirs + 1] &= !taken;
+        Pieces {
+            groups,
+            side: self.side.opponent(),
         }
-        let dark = pos.occupied().iter().all(|s| s.is_dark());
-        let light = pos.occupied().iter().all(|s| !s.is_dark());
-        if !dark && !light {
+    }
+
+    /// The pieces of `pos` when they all stand on cells of one colour. Light cells map to dark
+    /// ones by mirroring the columns, which keeps rows, and so every move and crowning.
+    fn of(pos: &Position) -> Option<Pieces> {
+        let occupied = pos.occupied();
+        let dark = (occupied & DARK_SQUARES) == occupied;
+        if !dark && (occupied & DARK_SQUARES) != Bitboard::EMPTY {
             return None;
         }
         let cells = |b: Bitboard| {
@@ -193,231 +315,302 @@ impl Kings {
                 m | 1 << CELL_OF[sq]
             })
         };
-        Some(Kings {
-            red: cells(pos.pieces(Color::Red)),
-            black: cells(pos.pieces(Color::Black)),
+        let kings = pos.kings();
+        let red = pos.pieces(Color::Red);
+        let black = pos.pieces(Color::Black);
+        Some(Pieces {
+            groups: [
+                cells(red & kings),
+                cells(red & !kings),
+                cells(black & kings),
+                cells(black & !kings),
+            ],
             side: pos.side_to_move(),
         })
     }
 }
 
-/// Whether the side owning `us` has a jump over `them`.
-fn has_jump(us: u32, them: u32) -> bool {
-    let empty = !(us | them);
-    let mut m = us;
-    while m != 0 {
-        let k = m.trailing_zeros() as usize;
-        for (d, &over) in NEXT[k].iter().enumerate() {
-            if over != NONE && (them >> over) & 1 != 0 {
+/// The dark squares of the board, where the database's cells are.
+const DARK_SQUARES: Bitboard = Bitboard(0x55AA_55AA_55AA_55AA);
+
+/// Whether the side to move has a jump.
+fn has_jump(p: Pieces) -> bool {
+    let m = p.mover();
+    let empty = !p.occupied();
+    let can_jump = |from: u32, dirs: &[usize]| {
+        dirs.iter().any(|&d| {
+            let over = NEXT[from as usize][d];
+            over != NONE && (m.enemies >> over) & 1 != 0 && {
                 let land = NEXT[over as usize][d];
-                if land != NONE && (empty >> land) & 1 != 0 {
-                    return true;
-                }
+                land != NONE && (empty >> land) & 1 != 0
             }
-        }
-        m &= m - 1;
-    }
-    false
+        })
+    };
+    cells(m.kings).any(|k| can_jump(k, &[0, 1, 2, 3]))
+        || cells(m.men).any(|k| can_jump(k, &m.forward))
 }
 
-/// Number of plain king steps of the side owning `us`.
-fn steps(us: u32, them: u32) -> u8 {
-    let empty = !(us | them);
+/// The cells of a mask, lowest first.
+fn cells(mask: u32) -> impl Iterator<Item = u32> {
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let c = m.trailing_zeros();
+            m &= m - 1;
+            c
+        })
+    })
+}
+
+/// The plain steps of the side to move: those that stay in the class (king steps, men steps
+/// that do not crown) are counted; those that crown are passed to `crowning` as (from, to).
+fn steps(p: Pieces, crowning: &mut impl FnMut(u32, u32)) -> u16 {
+    let m = p.mover();
+    let empty = !p.occupied();
     let mut n = 0;
-    let mut m = us;
-    while m != 0 {
-        let k = m.trailing_zeros() as usize;
-        for t in NEXT[k] {
+    for k in cells(m.kings) {
+        for t in NEXT[k as usize] {
             if t != NONE && (empty >> t) & 1 != 0 {
                 n += 1;
             }
         }
-        m &= m - 1;
+    }
+    for k in cells(m.men) {
+        for d in m.forward {
+            let t = NEXT[k as usize][d];
+            if t != NONE && (empty >> t) & 1 != 0 {
+                if (m.crown >> t) & 1 != 0 {
+                    crowning(k, u32::from(t));
+                } else {
+                    n += 1;
+                }
+            }
+        }
     }
     n
 }
 
-/// Counts the backward steps from `k`, settled at `plies`, into its predecessors, and passes the
-/// index of each predecessor this settles (at `plies + 1`) to `settled`.
-fn settle_predecessors(word: &[AtomicU16], k: Kings, plies: usize, settled: &mut impl FnMut(u32)) {
+/// The best result over some of a position's moves.
+#[derive(Clone, Copy, Debug)]
+struct Outcome {
+    /// Plies of the fastest win found.
+    best_win: Option<usize>,
+    /// Plies of the slowest loss found (0 when none).
+    longest_loss: usize,
+    /// Whether some move leads to a draw.
+    draw: bool,
+}
+
+impl Outcome {
+    const NONE: Outcome = Outcome {
+        best_win: None,
+        longest_loss: 0,
+        draw: false,
+    };
+
+    /// Adds a move into a position (the opponent to move) of stored value `raw`.
+    fn add(&mut self, raw: u16) {
+        match raw {
+            0 => self.draw = true,
+            v if (v - 1) % 2 == 0 => {
+                let plies = usize::from(v);
+                self.best_win = Some(self.best_win.map_or(plies, |b| b.min(plies)));
+            }
+            v => self.longest_loss = self.longest_loss.max(usize::from(v)),
+        }
+    }
+
+    /// The value when these are all the moves: plies to the end, `None` for a draw.
+    fn value(self) -> Option<usize> {
+        match (self.best_win, self.draw) {
+            (Some(w), _) => Some(w),
+            (None, true) => None,
+            (None, false) => Some(self.longest_loss),
+        }
+    }
+}
+
+/// Counts the backward moves from `k`, settled at `plies`, into its predecessors in the class.
+/// Each predecessor this settles at `plies + 1` is passed to `settled`; one that has now lost
+/// but whose crowning moves lose later is passed to `deferred` with its distance.
+fn settle_predecessors(
+    word: &[AtomicU16],
+    crown_loss: Option<&[AtomicU16]>,
+    k: Pieces,
+    plies: usize,
+    settled: &mut impl FnMut(u32),
+    deferred: &mut impl FnMut(usize, u32),
+) {
     let won = plies % 2 == 1;
     let value = SETTLED | (plies as u16 + 2);
-    // The side that moved into `k` stepped one king from a neighbouring empty cell. The other
-    // side's rank is the same for every predecessor.
-    let (movers, waiting) = match k.side {
-        Color::Red => (k.black, k.red),
-        Color::Black => (k.red, k.black),
+    let before = Pieces {
+        groups: k.groups,
+        side: k.side.opponent(),
     };
-    let blacks = BINOM[32][k.black.count_ones() as usize];
-    let waiting_rank = rank(waiting);
-    let empty = !(movers | waiting);
-    let mut m = movers;
-    while m != 0 {
-        let to = m.trailing_zeros() as usize;
-        m &= m - 1;
-        for from in NEXT[to] {
-            if from == NONE || (empty >> from) & 1 == 0 {
-                continue;
+    // The side that moved into `k`: a king stepped in from any neighbour, a man from behind
+    // (a man on its crowning row would have been crowned, so it did not just step there).
+    let m = before.mover();
+    let empty = !k.occupied();
+    let (kings_group, men_group) = match before.side {
+        Color::Red => (0, 1),
+        Color::Black => (2, 3),
+    };
+    // Only the moving group's rank differs between the predecessors: the rest of the index is
+    // computed once.
+    let weights = k.material().weights();
+    let ranks = k.groups.map(rank);
+    let side_bit = usize::from(before.side == Color::Black);
+    let mut visit = |group: usize, to: u32, from: u8| {
+        let moved = (k.groups[group] & !(1 << to)) | (1 << from);
+        let digits: usize = (0..4)
+            .map(|g| {
+                let r = if g == group { rank(moved) } else { ranks[g] };
+                r as usize * weights[g]
+            })
+            .sum();
+        let index = (digits << 1) | side_bit;
+        debug_assert_eq!(index, {
+            let mut groups = k.groups;
+            groups[group] = moved;
+            Pieces {
+                groups,
+                side: before.side,
             }
-            let before = (movers & !(1 << to)) | (1 << from);
-            let (prev, index) = match k.side {
-                Color::Red => (
-                    Kings {
-                        red: waiting,
-                        black: before,
-                        side: Color::Black,
-                    },
-                    slot(waiting_rank, blacks, rank(before), Color::Black),
-                ),
-                Color::Black => (
-                    Kings {
-                        red: before,
-                        black: waiting,
-                        side: Color::Red,
-                    },
-                    slot(rank(before), blacks, waiting_rank, Color::Red),
-                ),
-            };
-            debug_assert_eq!(index, prev.index());
-            let w = &word[index];
-            let current = w.load(Ordering::Relaxed);
-            // Settled already, or a position with a jump, where a step was not legal.
-            if current & SETTLED != 0 {
-                continue;
+            .index()
+        });
+        let w = &word[index];
+        let current = w.load(Ordering::Relaxed);
+        // Settled already, or a position with a jump, where a step was not legal.
+        if current & SETTLED != 0 {
+            return;
+        }
+        // A step into a lost position is a win, found at its shortest. A step into a won
+        // position counts down; the last one settles a loss, at its longest (or later, when a
+        // crowning move loses later still). Positions of one distance are all won or all
+        // lost, so the two never race with each other.
+        if won {
+            if w.fetch_sub(1, Ordering::Relaxed) != 1 {
+                return;
             }
-            // A step into a lost position is a win, found at its shortest. A step into a won
-            // position counts down; the last one settles a loss, at its longest. Positions of one
-            // distance are all won or all lost, so the two never race with each other.
-            let settles = if won {
-                w.fetch_sub(1, Ordering::Relaxed) == 1
-            } else {
-                w.compare_exchange(current, value, Ordering::Relaxed, Ordering::Relaxed)
-                    .is_ok()
-            };
-            if settles {
-                w.store(value, Ordering::Relaxed);
-                settled(index as u32);
+            let crowning = crown_loss.map_or(0, |c| usize::from(c[index].load(Ordering::Relaxed)));
+            if crowning > plies + 1 {
+                deferred(crowning, index as u32);
+                return;
+            }
+            w.store(value, Ordering::Relaxed);
+            settled(index as u32);
+        } else if w
+            .compare_exchange(current, value, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+        {
+            settled(index as u32);
+        }
+    };
+    for to in cells(m.kings) {
+        for from in NEXT[to as usize] {
+            if from != NONE && (empty >> from) & 1 != 0 {
+                visit(kings_group, to, from);
+            }
+        }
+    }
+    let backward = match before.side {
+        Color::Red => BLACK_FORWARD,
+        Color::Black => RED_FORWARD,
+    };
+    for to in cells(m.men & !m.crown) {
+        for d in backward {
+            let from = NEXT[to as usize][d];
+            if from != NONE && (empty >> from) & 1 != 0 {
+                visit(men_group, to, from);
             }
         }
     }
 }
 
-/// Exact values of kings-only positions, class by class.
+/// Exact values of positions of a few pieces, class by class.
 #[derive(Debug, Default)]
 pub struct EndgameDb {
-    classes: FxHashMap<(usize, usize), Vec<u16>>,
+    classes: FxHashMap<Material, Vec<u16>>,
 }
 
 /// Flag of a settled position during the analysis.
 const SETTLED: u16 = 0x8000;
 
 impl EndgameDb {
-    /// Index slots (both sides to move, all smaller classes included) of the databases for up
-    /// to `nr` red and `nb` black kings.
-    fn size_of_material(nr: usize, nb: usize) -> usize {
-        let row = &BINOM[32];
-        let reds: usize = row[1..=nr].iter().map(|&r| r as usize).sum();
-        let blacks: usize = row[1..=nb].iter().map(|&b| b as usize).sum();
-        2 * reds * blacks
+    /// The material of `pos` when it can have a database: all pieces on cells of one colour,
+    /// each side with one to [`MAX_GROUP`] pieces.
+    fn material(pos: &Position) -> Option<Material> {
+        let m = Pieces::of(pos)?.material();
+        // Crowning can turn every man of a side into a king: bound the sides, not the groups.
+        let fits = (1..=MAX_GROUP).contains(&m.reds()) && (1..=MAX_GROUP).contains(&m.blacks());
+        fits.then_some(m)
     }
 
-    /// The material (red, black) whose databases cover `pos` and what its captures and
-    /// crownings lead to, when they fit: all pieces on cells of one colour, each side with at
-    /// least one and at most [`MAX_SIDE`] pieces, at most `limit` index slots in all.
-    fn material(pos: &Position, limit: usize) -> Option<(usize, usize)> {
-        let occupied = pos.occupied();
-        let dark = occupied.iter().filter(|s| s.is_dark()).count();
-        if dark != 0 && dark != occupied.count() as usize {
-            return None;
-        }
-        let nr = pos.pieces(Color::Red).count() as usize;
-        let nb = pos.pieces(Color::Black).count() as usize;
-        let fits = (1..=MAX_SIDE).contains(&nr)
-            && (1..=MAX_SIDE).contains(&nb)
-            && Self::size_of_material(nr, nb) <= limit;
-        fits.then_some((nr, nb))
+    /// Index slots of the classes `pos` can reach that are not built yet.
+    fn missing_slots(&self, m: Material) -> usize {
+        m.reachable()
+            .iter()
+            .filter(|c| !self.classes.contains_key(c))
+            .map(|c| c.slots())
+            .sum()
     }
 
-    /// How large a database may be built for `pos` once the search has failed: kings-only
-    /// positions are worth [`MAX_POSITIONS`]; with men, only [`QUICK_POSITIONS`], because the
-    /// search must still crown every man before a database value is reached.
-    fn limit_after_search(pos: &Position) -> usize {
-        if pos.kings() == pos.occupied() {
-            MAX_POSITIONS
-        } else {
-            QUICK_POSITIONS
-        }
-    }
-
-    /// Index slots needed to cover the material of `pos`, or `None` when it is not a kings-only
-    /// position on cells of one colour or the material is over [`MAX_POSITIONS`].
+    /// All index slots of the classes `pos` can reach, or `None` when it cannot have a database.
     #[must_use]
     pub fn size_for(pos: &Position) -> Option<usize> {
-        if pos.kings() != pos.occupied() {
-            return None;
-        }
-        let (nr, nb) = Self::material(pos, MAX_POSITIONS)?;
-        Some(Self::size_of_material(nr, nb))
+        let m = Self::material(pos)?;
+        Some(m.reachable().iter().map(|c| c.slots()).sum())
     }
 
-    /// Whether `pos` (kings-only) is covered: its classes are built, or small enough
-    /// ([`QUICK_POSITIONS`]) to build now, which this does.
+    /// Whether `pos` is covered: its classes are built, or it is a kings-only position small
+    /// enough ([`QUICK_POSITIONS`]) to build now, which this does. Positions with men are left
+    /// to the search first: the short official puzzles need no database.
     pub fn prepare(&mut self, pos: &Position) -> bool {
         if self.covers(pos) {
             return true;
         }
-        match Self::size_for(pos) {
-            Some(size) if size <= QUICK_POSITIONS => self.prepare_for(pos),
-            _ => false,
-        }
+        let quick = pos.kings() == pos.occupied()
+            && Self::size_for(pos).is_some_and(|size| size <= QUICK_POSITIONS);
+        quick && self.prepare_for(pos)
     }
 
-    /// Whether the classes of kings-only `pos` are built.
+    /// Whether the class of `pos` is built.
     #[must_use]
     pub fn covers(&self, pos: &Position) -> bool {
-        Kings::of(pos).is_some_and(|k| self.classes.contains_key(&k.class()))
+        Pieces::of(pos).is_some_and(|p| self.classes.contains_key(&p.material()))
     }
 
-    /// Whether [`prepare_for`](Self::prepare_for) would build anything for `pos`: it has few
-    /// enough pieces, and its databases are not built yet.
+    /// Whether [`prepare_for`](Self::prepare_for) would build anything for `pos`.
     #[must_use]
     pub fn could_prepare_for(&self, pos: &Position) -> bool {
-        Self::material(pos, Self::limit_after_search(pos))
-            .is_some_and(|(nr, nb)| !self.classes.contains_key(&(nr, nb)))
+        self.slots_to_build(pos) > 0
     }
 
-    /// Index slots [`prepare_for`](Self::prepare_for) would build for `pos` (0 if none), to
-    /// judge whether there is time for it.
+    /// Index slots [`prepare_for`](Self::prepare_for) would build for `pos` (0 if none, or if
+    /// over [`MAX_POSITIONS`]), to judge whether there is time for it.
     #[must_use]
     pub fn slots_to_build(&self, pos: &Position) -> usize {
-        let Some((nr, nb)) = Self::material(pos, Self::limit_after_search(pos)) else {
-            return 0;
-        };
-        let row = &BINOM[32];
-        let mut total = 0;
-        for r in 1..=nr {
-            for (b, &blacks) in row.iter().enumerate().take(nb + 1).skip(1) {
-                if !self.classes.contains_key(&(r, b)) {
-                    total += 2 * row[r] as usize * blacks as usize;
-                }
+        match Self::size_for(pos) {
+            Some(size) if size <= MAX_POSITIONS => {
+                Self::material(pos).map_or(0, |m| self.missing_slots(m))
             }
+            _ => 0,
         }
-        total
     }
 
-    /// Builds the databases of every kings-only material `pos` can turn into (each side keeps at
-    /// most its present number of pieces). False when `pos` does not fit.
+    /// Builds the databases of every class `pos` can reach (up to [`MAX_POSITIONS`] in all).
+    /// False when `pos` does not fit.
     pub fn prepare_for(&mut self, pos: &Position) -> bool {
-        let Some((nr, nb)) = Self::material(pos, Self::limit_after_search(pos)) else {
+        if Self::size_for(pos).is_none_or(|size| size > MAX_POSITIONS) {
+            return false;
+        }
+        let Some(m) = Self::material(pos) else {
             return false;
         };
-        for total in 2..=nr + nb {
-            for r in 1..=nr.min(total - 1) {
-                let b = total - r;
-                if (1..=nb).contains(&b) && !self.classes.contains_key(&(r, b)) {
-                    let table = self.build(r, b);
-                    self.classes.insert((r, b), table);
-                }
+        for class in m.reachable() {
+            if !self.classes.contains_key(&class) {
+                let table = self.build(class);
+                self.classes.insert(class, table);
             }
         }
         true
@@ -438,8 +631,7 @@ impl EndgameDb {
     /// The exact score of `pos` seen `ply` plies from the root, when its class is built.
     #[must_use]
     pub fn score(&self, pos: &Position, ply: usize) -> Option<Score> {
-        let k = Kings::of(pos)?;
-        let raw = self.raw(k)?;
+        let raw = self.raw(Pieces::of(pos)?)?;
         Some(match raw {
             0 => Score::ZERO,
             v if (v - 1) % 2 == 1 => Score::won_at(ply + usize::from(v - 1)),
@@ -447,74 +639,130 @@ impl EndgameDb {
         })
     }
 
-    /// Stored value of `k`: `plies + 1`, or 0 for a draw. A side without pieces has lost.
-    fn raw(&self, k: Kings) -> Option<u16> {
-        let (us, _) = k.sides();
-        if us == 0 {
+    /// Stored value of `p`: `plies + 1`, or 0 for a draw. A side without pieces has lost.
+    fn raw(&self, p: Pieces) -> Option<u16> {
+        let m = p.material();
+        let own = match p.side {
+            Color::Red => m.reds(),
+            Color::Black => m.blacks(),
+        };
+        if own == 0 {
             return Some(1);
         }
-        self.classes.get(&k.class()).map(|t| t[k.index()])
+        self.classes.get(&m).map(|t| t[p.index()])
     }
 
-    /// Retrograde analysis of one class, the smaller classes its captures lead to being built.
+    /// Retrograde analysis of one class, the classes its captures and crownings lead to being
+    /// built.
     ///
-    /// Each position's word holds, until it is settled, the number of its steps not yet known to
-    /// lose; once settled, [`SETTLED`] plus its value. One word per position keeps the random
-    /// accesses of the backward steps to one cache line each. Both passes run on the rayon pool:
+    /// Each position's word holds, until it is settled, the number of its moves within the class
+    /// not yet known to lose (plus one that never goes, when a crowning move wins or draws);
+    /// once settled, [`SETTLED`] plus its value. A second word per position, for classes with
+    /// men, keeps how late its crowning moves lose. Both passes run on the rayon pool:
     /// positions of one distance are independent, so the values do not depend on the threads.
-    fn build(&self, nr: usize, nb: usize) -> Vec<u16> {
-        let reds = combinations(32, nr);
-        let blacks = combinations(32, nb);
-        let per_red = 2 * blacks.len();
-        let word: Vec<AtomicU16> = (0..reds.len() * per_red)
-            .map(|_| AtomicU16::new(0))
+    fn build(&self, class: Material) -> Vec<u16> {
+        let lists: Vec<Vec<u32>> = class
+            .groups()
+            .iter()
+            .map(|&n| combinations(32, n))
             .collect();
-        // The positions settled at each distance, as indexes (4 bytes each, decoded through the
-        // combination lists): four kings against two settle 36 million positions.
+        let radix: Vec<usize> = lists.iter().map(Vec::len).collect();
+        let per_first = 2 * radix[1] * radix[2] * radix[3];
+        let slots = radix[0] * per_first;
+        let word: Vec<AtomicU16> = (0..slots).map(|_| AtomicU16::new(0)).collect();
+        let has_men = class.red_men + class.black_men > 0;
+        let crown_loss: Option<Vec<AtomicU16>> =
+            has_men.then(|| (0..slots).map(|_| AtomicU16::new(0)).collect());
         let decode = |i: u32| {
             let i = i as usize;
-            let pair = i >> 1;
-            Kings {
-                red: reds[pair / blacks.len()],
-                black: blacks[pair % blacks.len()],
-                side: if i & 1 == 0 { Color::Red } else { Color::Black },
+            let side = if i & 1 == 0 { Color::Red } else { Color::Black };
+            let mut rest = i >> 1;
+            let mut groups = [0u32; 4];
+            for g in (0..4).rev() {
+                groups[g] = lists[g][rest % radix[g]];
+                rest /= radix[g];
             }
+            Pieces { groups, side }
         };
-        let mut by_distance: Vec<Vec<u32>> = word
-            .par_chunks(per_red)
-            .zip(reds.par_iter())
-            .enumerate()
-            .fold(Vec::new, |mut buckets, (r, (chunk, &red))| {
-                self.first_pass(red, &blacks, chunk, r * per_red, &mut buckets);
-                buckets
-            })
-            .reduce(Vec::new, |mut a, b| {
-                if a.len() < b.len() {
-                    a.resize_with(b.len(), Vec::new);
-                }
-                for (into, from) in a.iter_mut().zip(b) {
-                    into.extend(from);
-                }
-                a
-            });
+        // Settled positions by distance, and positions due to settle at a distance if nothing
+        // settles them sooner (wins by crowning, losses deferred by a crowning move).
+        let (mut by_distance, mut due) = (0..radix[0])
+            .into_par_iter()
+            .fold(
+                || (Vec::new(), Vec::new()),
+                |(mut settled, mut due), first| {
+                    let range = first * per_first..(first + 1) * per_first;
+                    self.first_pass(
+                        &lists,
+                        first,
+                        &word[range.clone()],
+                        crown_loss.as_deref().map(|c| &c[range.clone()]),
+                        range.start,
+                        &mut settled,
+                        &mut due,
+                    );
+                    (settled, due)
+                },
+            )
+            .reduce(
+                || (Vec::new(), Vec::new()),
+                |(a1, a2), (b1, b2)| (merge(a1, b1), merge(a2, b2)),
+            );
         let mut plies = 0;
-        while plies < by_distance.len() {
+        while plies < by_distance.len().max(due.len()) {
+            if by_distance.len() <= plies {
+                by_distance.resize_with(plies + 1, Vec::new);
+            }
+            // Positions due now settle unless something settled them sooner.
+            if let Some(list) = due.get_mut(plies) {
+                let target = SETTLED | (plies as u16 + 1);
+                for i in std::mem::take(list) {
+                    let w = &word[i as usize];
+                    let current = w.load(Ordering::Relaxed);
+                    if current & SETTLED == 0 {
+                        w.store(target, Ordering::Relaxed);
+                        by_distance[plies].push(i);
+                    }
+                }
+            }
             let settled = std::mem::take(&mut by_distance[plies]);
-            let next: Vec<u32> = settled
+            let (next, later) = settled
                 .par_iter()
                 .with_min_len(1024)
-                .fold(Vec::new, |mut next, &i| {
-                    settle_predecessors(&word, decode(i), plies, &mut |j| next.push(j));
-                    next
-                })
-                .flatten()
-                .collect();
+                .fold(
+                    || (Vec::new(), Vec::new()),
+                    |(mut next, mut later), &i| {
+                        settle_predecessors(
+                            &word,
+                            crown_loss.as_deref(),
+                            decode(i),
+                            plies,
+                            &mut |j| next.push(j),
+                            &mut |d, j| later.push((d, j)),
+                        );
+                        (next, later)
+                    },
+                )
+                .reduce(
+                    || (Vec::new(), Vec::new()),
+                    |(mut a, mut b), (c, d)| {
+                        a.extend(c);
+                        b.extend(d);
+                        (a, b)
+                    },
+                );
             drop(settled);
             if !next.is_empty() {
                 if by_distance.len() <= plies + 1 {
-                    by_distance.push(Vec::new());
+                    by_distance.resize_with(plies + 2, Vec::new);
                 }
                 by_distance[plies + 1].extend(next);
+            }
+            for (d, j) in later {
+                if due.len() <= d {
+                    due.resize_with(d + 1, Vec::new);
+                }
+                due[d].push(j);
             }
             plies += 1;
         }
@@ -530,93 +778,124 @@ impl EndgameDb {
             .collect()
     }
 
-    /// Initial words of the positions with the red kings on `red` (from index `base`): positions
-    /// with a jump are settled from the smaller classes, positions without a move are lost, the
-    /// others count their steps. The settled positions' indexes go to `buckets`, by distance.
+    /// Initial words of the positions whose first group is the `first`-th combination: positions
+    /// with a jump are settled from the classes their captures lead to, positions without a move
+    /// are lost, the others count their moves. Settled positions go to `settled` and wins by
+    /// crowning to `due`, by distance.
+    #[allow(clippy::too_many_arguments)]
     fn first_pass(
         &self,
-        red: u32,
-        blacks: &[u32],
+        lists: &[Vec<u32>],
+        first: usize,
         chunk: &[AtomicU16],
+        crown_chunk: Option<&[AtomicU16]>,
         base: usize,
-        buckets: &mut Vec<Vec<u32>>,
+        settled: &mut Vec<Vec<u32>>,
+        due: &mut Vec<Vec<u32>>,
     ) {
-        let mut settle = |plies: usize, index: u32| {
-            if buckets.len() <= plies {
-                buckets.resize_with(plies + 1, Vec::new);
+        let push = |to: &mut Vec<Vec<u32>>, plies: usize, index: u32| {
+            if to.len() <= plies {
+                to.resize_with(plies + 1, Vec::new);
             }
-            buckets[plies].push(index);
+            to[plies].push(index);
         };
-        for (pair, &black) in blacks.iter().enumerate() {
-            if black & red != 0 {
-                // An unused index: the two sides cannot share a cell.
-                continue;
-            }
-            for (s, side) in [Color::Red, Color::Black].into_iter().enumerate() {
-                let k = Kings { red, black, side };
-                let (us, them) = k.sides();
-                let offset = 2 * pair + s;
-                let index = (base + offset) as u32;
-                let w = if has_jump(us, them) {
-                    match self.capture_value(k) {
-                        Some(plies) => {
-                            settle(plies, index);
-                            SETTLED | (plies as u16 + 1)
+        let g0 = lists[0][first];
+        let mut offset = 0;
+        for &g1 in &lists[1] {
+            for &g2 in &lists[2] {
+                for &g3 in &lists[3] {
+                    let groups = [g0, g1, g2, g3];
+                    let overlap = g0 & g1 != 0 || (g0 | g1) & g2 != 0 || (g0 | g1 | g2) & g3 != 0;
+                    for side in [Color::Red, Color::Black] {
+                        let here = offset;
+                        offset += 1;
+                        if overlap {
+                            continue;
                         }
-                        None => SETTLED,
+                        let p = Pieces { groups, side };
+                        let index = (base + here) as u32;
+                        let w = if has_jump(p) {
+                            match self.capture_outcome(p).value() {
+                                Some(plies) => {
+                                    push(settled, plies, index);
+                                    SETTLED | (plies as u16 + 1)
+                                }
+                                None => SETTLED,
+                            }
+                        } else {
+                            let mut crowning = Outcome::NONE;
+                            let mut crownings = 0;
+                            let within = steps(p, &mut |from, to| {
+                                crownings += 1;
+                                let child = p.after(from, to, true, 0);
+                                crowning.add(self.raw(child).unwrap_or(0));
+                            });
+                            if within == 0 {
+                                // Only crowning moves, or none at all (lost now).
+                                let outcome = if crownings == 0 {
+                                    Some(0)
+                                } else {
+                                    crowning.value()
+                                };
+                                match outcome {
+                                    Some(plies) => {
+                                        push(settled, plies, index);
+                                        SETTLED | (plies as u16 + 1)
+                                    }
+                                    None => SETTLED,
+                                }
+                            } else {
+                                if let Some(win) = crowning.best_win {
+                                    push(due, win, index);
+                                }
+                                if let Some(c) = crown_chunk {
+                                    c[here].store(crowning.longest_loss as u16, Ordering::Relaxed);
+                                }
+                                let keeps_going =
+                                    u16::from(crowning.best_win.is_some() || crowning.draw);
+                                within + keeps_going
+                            }
+                        };
+                        chunk[here].store(w, Ordering::Relaxed);
                     }
-                } else {
-                    match steps(us, them) {
-                        0 => {
-                            settle(0, index);
-                            SETTLED | 1
-                        }
-                        n => u16::from(n),
-                    }
-                };
-                chunk[offset].store(w, Ordering::Relaxed);
+                }
             }
         }
     }
 
-    /// Plies to the end from a position whose side to move must capture, from the smaller classes;
-    /// `None` when it is a draw.
+    /// The best result over the capture sequences of a position whose side to move must
+    /// capture, from the classes they lead to.
     ///
     /// The jumps are followed here on the cell masks, as `movegen` does on the board: a jumped
-    /// king stays in the way until the sequence ends but cannot be jumped again, and the start
-    /// cell counts as empty. Kings are never crowned, so every sequence runs to its end.
-    fn capture_value(&self, k: Kings) -> Option<usize> {
-        let (us, them) = k.sides();
-        let mut outcome = CaptureOutcome {
-            best_win: None,
-            longest_loss: Some(0),
-        };
-        let mut m = us;
-        while m != 0 {
-            let from = m.trailing_zeros() as u8;
-            m &= m - 1;
-            let walk = CaptureWalk {
-                k,
-                from,
-                landing: !(us | them) | (1 << from),
-            };
-            self.follow(&walk, from, them, 0, &mut outcome);
+    /// piece stays in the way until the sequence ends but cannot be jumped again, the start cell
+    /// counts as empty, men jump forward only, and a man that reaches its crowning row is
+    /// crowned and stops.
+    fn capture_outcome(&self, p: Pieces) -> Outcome {
+        let m = p.mover();
+        let mut outcome = Outcome::NONE;
+        let empty = !p.occupied();
+        for (group, dirs) in [(m.kings, &[0usize, 1, 2, 3][..]), (m.men, &m.forward[..])] {
+            for from in cells(group) {
+                let walk = CaptureWalk {
+                    p,
+                    from,
+                    king: group == m.kings,
+                    dirs,
+                    crown: m.crown,
+                    landing: empty | (1 << from),
+                };
+                self.follow(&walk, from, m.enemies, 0, &mut outcome);
+            }
         }
-        outcome.best_win.or(outcome.longest_loss)
+        outcome
     }
 
     /// Depth-first search over the continuations of a jump sequence standing at `at`, scoring
     /// each finished sequence into `outcome`.
-    fn follow(
-        &self,
-        walk: &CaptureWalk,
-        at: u8,
-        enemies: u32,
-        taken: u32,
-        outcome: &mut CaptureOutcome,
-    ) {
+    fn follow(&self, walk: &CaptureWalk, at: u32, enemies: u32, taken: u32, outcome: &mut Outcome) {
         let mut extended = false;
-        for (d, &over) in NEXT[at as usize].iter().enumerate() {
+        for &d in walk.dirs {
+            let over = NEXT[at as usize][d];
             if over == NONE || (enemies >> over) & 1 == 0 {
                 continue;
             }
@@ -625,65 +904,42 @@ impl EndgameDb {
                 continue;
             }
             extended = true;
-            self.follow(
-                walk,
-                land,
-                enemies & !(1 << over),
-                taken | (1 << over),
-                outcome,
-            );
+            let taken = taken | (1 << over);
+            let land = u32::from(land);
+            if !walk.king && (walk.crown >> land) & 1 != 0 {
+                let child = walk.p.after(walk.from, land, true, taken);
+                outcome.add(self.raw(child).unwrap_or(0));
+            } else {
+                self.follow(walk, land, enemies & !(1 << over), taken, outcome);
+            }
         }
-        if extended || taken == 0 {
-            return;
+        if !extended && taken != 0 {
+            let child = walk.p.after(walk.from, at, walk.king, taken);
+            outcome.add(self.raw(child).unwrap_or(0));
         }
-        let k = walk.k;
-        let moved = |own: u32| (own & !(1 << walk.from)) | (1 << at);
-        let child = match k.side {
-            Color::Red => Kings {
-                red: moved(k.red),
-                black: k.black & !taken,
-                side: Color::Black,
-            },
-            Color::Black => Kings {
-                red: k.red & !taken,
-                black: moved(k.black),
-                side: Color::Red,
-            },
-        };
-        outcome.add(self.raw(child).unwrap_or(0));
     }
 }
 
-/// What stays fixed while one king's jump sequences are followed.
-struct CaptureWalk {
-    k: Kings,
-    from: u8,
-    /// Cells a jump may land on: the empty cells and the king's own start cell.
+/// Concatenates two lists of lists, index by index.
+fn merge(mut a: Vec<Vec<u32>>, b: Vec<Vec<u32>>) -> Vec<Vec<u32>> {
+    if a.len() < b.len() {
+        a.resize_with(b.len(), Vec::new);
+    }
+    for (into, from) in a.iter_mut().zip(b) {
+        into.extend(from);
+    }
+    a
+}
+
+/// What stays fixed while one piece's jump sequences are followed.
+struct CaptureWalk<'a> {
+    p: Pieces,
+    from: u32,
+    king: bool,
+    dirs: &'a [usize],
+    crown: u32,
+    /// Cells a jump may land on: the empty cells and the piece's own start cell.
     landing: u32,
-}
-
-/// The best result over the capture sequences seen so far.
-struct CaptureOutcome {
-    best_win: Option<usize>,
-    /// `None` once a drawn continuation is seen.
-    longest_loss: Option<usize>,
-}
-
-impl CaptureOutcome {
-    /// Adds a continuation whose position (the opponent to move) has stored value `raw`.
-    fn add(&mut self, raw: u16) {
-        match raw {
-            0 => self.longest_loss = None,
-            v if (v - 1) % 2 == 0 => {
-                let plies = usize::from(v);
-                self.best_win = Some(self.best_win.map_or(plies, |b| b.min(plies)));
-            }
-            v => {
-                let plies = usize::from(v);
-                self.longest_loss = self.longest_loss.map(|l| l.max(plies));
-            }
-        }
-    }
 }
 
 #[cfg(test)]

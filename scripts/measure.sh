@@ -35,6 +35,11 @@ printf '.R.R.R.R\n........\n........\n........\n........\n........\n.B......\nB.
 run /usr/bin/time -f "%e s, peak %M KiB" env RAYON_NUM_THREADS=1 $bin --inputfile "$out/k42.txt" --outputfile "$out/s.txt"
 run /usr/bin/time -f "%e s, peak %M KiB" env RAYON_NUM_THREADS=2 $bin --inputfile "$out/k42.txt" --outputfile "$out/s.txt"
 
+echo "== 2 kings and a man against 2 kings (databases with men, 24M slots)"
+printf '.R.R....\n........\n........\n........\n........\n........\n.B...r..\nB.......\n' >"$out/k21v2.txt"
+run /usr/bin/time -f "%e s, peak %M KiB" env RAYON_NUM_THREADS=1 $bin --inputfile "$out/k21v2.txt" --outputfile "$out/s.txt"
+run /usr/bin/time -f "%e s, peak %M KiB" env RAYON_NUM_THREADS=2 $bin --inputfile "$out/k21v2.txt" --outputfile "$out/s.txt"
+
 echo "== peak memory (max resident set, KiB)"
 for p in puzzles/p06.txt puzzles/kings-3v2-double-corner.txt puzzles/men-2-vs-king.txt; do
     /usr/bin/time -f "$(basename "$p" .txt): %M KiB" $bin -q --inputfile "$p" --outputfile "$out/s.txt"

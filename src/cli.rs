@@ -87,8 +87,8 @@ pub struct EngineArgs {
     #[arg(long = "no-ordering")]
     pub no_ordering: bool,
 
-    /// Measurement baseline: solve pure king endgames by search alone, without building their
-    /// endgame database. Same results when the search can prove them; far more work.
+    /// Measurement baseline: solve endgames of a few pieces by search alone, without building
+    /// their endgame databases. Same results when the search can prove them; far more work.
     #[arg(long = "no-endgame-db")]
     pub no_endgame_db: bool,
 }

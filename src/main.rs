@@ -95,7 +95,7 @@ fn summary(s: &Solution) -> String {
         String::new()
     } else {
         format!(
-            "; king endgame databases of {:.1} M positions",
+            "; endgame databases of {:.1} M positions",
             s.endgame_positions as f64 / 1e6
         )
     };

@@ -56,7 +56,7 @@ pub struct Solution {
     pub stats: SearchStats,
     /// Fraction of table probes that hit.
     pub tt_hit_rate: f64,
-    /// Positions held by the king endgame databases built for this game (0 if none).
+    /// Positions held by the endgame databases built for this game (0 if none).
     pub endgame_positions: usize,
     /// Wall time.
     pub elapsed: Duration,
@@ -111,7 +111,7 @@ pub fn solve(puzzle: Position, options: &SolveOptions) -> Solution {
             time_limited = true;
             // Past the soft deadline: shallow fixed-depth play with a fresh searcher depends on
             // the position alone, so the game runs into a repetition or an end quickly. It must
-            // not build a king database (a fresh one every move), but reads those already built.
+            // not build a database (a fresh one every move), but reads those already built.
             searcher.quick_think(&pos, QUICK_DEPTH)
         } else {
             searcher.think(&pos, depth, limits)

@@ -106,7 +106,7 @@ fn men_mixed_colours_and_big_classes_are_not_covered() {
         board("........\n..B.B...\n........\n........\n........\n........\n........\nR.R.R.r.\n");
     assert!(
         !db.could_prepare_for(&four_v_two_men),
-        "with men, only databases that build quickly"
+        "4 kings and a man v 2: 5 kings v 2 once crowned, over the limit"
     );
     let three_v_three =
         board("........\n..B.B.B.\n........\n........\n........\n........\n........\nR.R.R...\n");

@@ -30,7 +30,7 @@ pub struct Features {
     pub table: bool,
     /// Order moves (table move, captures, killers, history); otherwise generation order.
     pub ordering: bool,
-    /// Play pure king endgames from a database built for their material, and read the databases
+    /// Play endgames of a few pieces from databases built for their material, and read the databases
     /// at kings-only nodes (see [`endgame`](super::endgame)).
     pub endgame_db: bool,
 }
@@ -106,7 +106,7 @@ impl Searcher {
         self.tt.hit_rate()
     }
 
-    /// Positions (index slots) held by the king endgame databases built so far.
+    /// Positions (index slots) held by the endgame databases built so far.
     #[must_use]
     pub fn endgame_positions(&self) -> usize {
         self.endgame.positions()

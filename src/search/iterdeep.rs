@@ -24,10 +24,6 @@ pub struct Thought {
     pub proven: bool,
 }
 
-/// Node budget of the first, database-free attempt at a position that could use the king
-/// databases.
-const QUICK_NODES: u64 = 200_000;
-
 /// Time per index slot assumed when deciding whether a database can be built in time: about
 /// twice what one thread takes on an idle machine.
 const BUILD_NANOS_PER_SLOT: u64 = 250;
@@ -64,15 +60,11 @@ impl Searcher {
         self.begin_turn(limits);
         let max_depth = max_depth.min(MAX_PLY as u32 - 2);
         // A few pieces with men among them, or more kings than a quick database covers: first
-        // try the search alone with a small budget (the short official puzzles are proven in a
-        // few hundred nodes), and only when that fails build the king databases (a large one
-        // takes seconds). A kings-only position is then played from its database; otherwise the
-        // search reads them at every kings-only node.
+        // the search alone, with the turn's whole budget (the official puzzles are proven in a
+        // few thousand nodes, and many boards of six pieces within it), and only when that fails
+        // the endgame databases (a large one takes seconds). A position they cover is then
+        // played from them; otherwise the search, with a new budget, reads them where it can.
         let escalate = self.features.endgame_db && self.endgame.could_prepare_for(pos);
-        let turn_end = self.stop_at;
-        if escalate {
-            self.stop_at = turn_end.min(self.stats.nodes.saturating_add(QUICK_NODES));
-        }
         let mut done = self.deepen(pos, &moves, max_depth);
         if escalate && !done.is_some_and(|t| t.proven) && self.time_to_build(pos) {
             self.endgame.prepare_for(pos);
@@ -81,8 +73,7 @@ impl Searcher {
                     return Some(thought);
                 }
             }
-            self.stop_at = turn_end;
-            self.aborted = false;
+            self.begin_turn(limits);
             done = self.deepen(pos, &moves, max_depth).or(done);
         }
         let mut thought = done.unwrap_or(Thought {
@@ -128,7 +119,7 @@ impl Searcher {
         self.think(pos, depth, Limits::default())
     }
 
-    /// Whether the king databases for `pos` can be built before the turn's deadline, at a
+    /// Whether the endgame databases for `pos` can be built before the turn's deadline, at a
     /// pessimistic [`BUILD_NANOS_PER_SLOT`] (one thread, loaded machine).
     fn time_to_build(&self, pos: &Position) -> bool {
         let slots = self.endgame.slots_to_build(pos) as u64;

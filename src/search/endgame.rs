@@ -459,15 +459,12 @@ fn settle_predecessors(
     // computed once.
     let weights = k.material().weights();
     let ranks = k.groups.map(rank);
+    let all: usize = (0..4).map(|g| ranks[g] as usize * weights[g]).sum();
     let side_bit = usize::from(before.side == Color::Black);
     let mut visit = |group: usize, to: u32, from: u8| {
         let moved = (k.groups[group] & !(1 << to)) | (1 << from);
-        let digits: usize = (0..4)
-            .map(|g| {
-                let r = if g == group { rank(moved) } else { ranks[g] };
-                r as usize * weights[g]
-            })
-            .sum();
+        let digits =
+            all - ranks[group] as usize * weights[group] + rank(moved) as usize * weights[group];
         let index = (digits << 1) | side_bit;
         debug_assert_eq!(index, {
             let mut groups = k.groups;

@@ -1,0 +1,164 @@
+//! Endgame databases: the exact distance to the end of the game of every position of a few pieces,
+//! computed by retrograde analysis.
+//!
+//! Alpha-beta proves a win only by searching as deep as the win is long. Endgames are long (three
+//! kings beat two in up to about 60 plies) and wide (every king moves four ways), so the search
+//! cannot reach their end; checkers programs have always answered them with databases. These are
+//! built on demand for the material of the position at hand and everything its captures and
+//! crownings lead to, and the player then reads the best move off them.
+//!
+//! A material class is the number of red kings, red men, black kings and black men. Positions are
+//! indexed over the 32 dark cells: each of the four groups as a combination of the 32 cells
+//! (overlapping combinations are left unused), then the side to move. A value is `plies + 1` to
+//! the end of the game with best play (0: drawn); the side to move wins when the number of plies
+//! is odd, because the winner makes the last move.
+//!
+//! `cells` holds the geometry of the 32 cells and the ranking of cell sets, `pieces` the
+//! positions and their moves on cell masks, and `build` the retrograde analysis; this module
+//! decides which databases to build and answers look-ups.
+
+mod build;
+mod cells;
+mod pieces;
+
+use rustc_hash::FxHashMap;
+
+use crate::piece::Color;
+use crate::position::Position;
+
+use super::score::Score;
+use pieces::{Material, Pieces};
+
+/// Most index slots (both sides to move, smaller material included) built at once, without
+/// trying the search first: three kings against two (5.8 million) fit, in under a second.
+pub const QUICK_POSITIONS: usize = 6_000_000;
+
+/// Most index slots built for a position the search could not prove: four kings against two (43
+/// million, 86 MiB, several seconds) fit; three against three does not.
+pub const MAX_POSITIONS: usize = 45_000_000;
+
+/// Most pieces of one side the index supports (all of them may become kings).
+const MAX_GROUP: usize = 5;
+
+/// Exact values of positions of a few pieces, class by class.
+#[derive(Debug, Default)]
+pub struct EndgameDb {
+    classes: FxHashMap<Material, Vec<u16>>,
+}
+
+impl EndgameDb {
+    /// The material of `pos` when it can have a database: all pieces on cells of one colour,
+    /// each side with one to [`MAX_GROUP`] pieces.
+    fn material(pos: &Position) -> Option<Material> {
+        let m = Pieces::of(pos)?.material();
+        // Crowning can turn every man of a side into a king: bound the sides, not the groups.
+        let fits = (1..=MAX_GROUP).contains(&m.reds()) && (1..=MAX_GROUP).contains(&m.blacks());
+        fits.then_some(m)
+    }
+
+    /// Index slots of the classes `pos` can reach that are not built yet.
+    fn missing_slots(&self, m: Material) -> usize {
+        m.reachable()
+            .iter()
+            .filter(|c| !self.classes.contains_key(c))
+            .map(|c| c.slots())
+            .sum()
+    }
+
+    /// All index slots of the classes `pos` can reach, or `None` when it cannot have a database.
+    #[must_use]
+    pub fn size_for(pos: &Position) -> Option<usize> {
+        let m = Self::material(pos)?;
+        Some(m.reachable().iter().map(|c| c.slots()).sum())
+    }
+
+    /// Whether `pos` is covered: its classes are built, or it is a kings-only position small
+    /// enough ([`QUICK_POSITIONS`]) to build now, which this does. Positions with men are left
+    /// to the search first: the short official puzzles need no database.
+    pub fn prepare(&mut self, pos: &Position) -> bool {
+        if self.covers(pos) {
+            return true;
+        }
+        let quick = pos.kings() == pos.occupied()
+            && Self::size_for(pos).is_some_and(|size| size <= QUICK_POSITIONS);
+        quick && self.prepare_for(pos)
+    }
+
+    /// Whether the class of `pos` is built.
+    #[must_use]
+    pub fn covers(&self, pos: &Position) -> bool {
+        Pieces::of(pos).is_some_and(|p| self.classes.contains_key(&p.material()))
+    }
+
+    /// Whether [`prepare_for`](Self::prepare_for) would build anything for `pos`.
+    #[must_use]
+    pub fn could_prepare_for(&self, pos: &Position) -> bool {
+        self.slots_to_build(pos) > 0
+    }
+
+    /// Index slots [`prepare_for`](Self::prepare_for) would build for `pos` (0 if none, or if
+    /// over [`MAX_POSITIONS`]), to judge whether there is time for it.
+    #[must_use]
+    pub fn slots_to_build(&self, pos: &Position) -> usize {
+        match Self::size_for(pos) {
+            Some(size) if size <= MAX_POSITIONS => {
+                Self::material(pos).map_or(0, |m| self.missing_slots(m))
+            }
+            _ => 0,
+        }
+    }
+
+    /// Builds the databases of every class `pos` can reach (up to [`MAX_POSITIONS`] in all).
+    /// False when `pos` does not fit.
+    pub fn prepare_for(&mut self, pos: &Position) -> bool {
+        if Self::size_for(pos).is_none_or(|size| size > MAX_POSITIONS) {
+            return false;
+        }
+        let Some(m) = Self::material(pos) else {
+            return false;
+        };
+        for class in m.reachable() {
+            if !self.classes.contains_key(&class) {
+                let table = self.build(class);
+                self.classes.insert(class, table);
+            }
+        }
+        true
+    }
+
+    /// Index slots of all the databases built.
+    #[must_use]
+    pub fn positions(&self) -> usize {
+        self.classes.values().map(Vec::len).sum()
+    }
+
+    /// Whether no database is built yet.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.classes.is_empty()
+    }
+
+    /// The exact score of `pos` seen `ply` plies from the root, when its class is built.
+    #[must_use]
+    pub fn score(&self, pos: &Position, ply: usize) -> Option<Score> {
+        let raw = self.raw(Pieces::of(pos)?)?;
+        Some(match raw {
+            0 => Score::ZERO,
+            v if (v - 1) % 2 == 1 => Score::won_at(ply + usize::from(v - 1)),
+            v => Score::lost_at(ply + usize::from(v - 1)),
+        })
+    }
+
+    /// Stored value of `p`: `plies + 1`, or 0 for a draw. A side without pieces has lost.
+    fn raw(&self, p: Pieces) -> Option<u16> {
+        let m = p.material();
+        let own = match p.side {
+            Color::Red => m.reds(),
+            Color::Black => m.blacks(),
+        };
+        if own == 0 {
+            return Some(1);
+        }
+        self.classes.get(&m).map(|t| t[p.index()])
+    }
+}

@@ -330,7 +330,7 @@ impl EndgameDb {
                             let within = steps(p, &mut |from, to| {
                                 crownings += 1;
                                 let child = p.after(from, to, true, 0);
-                                crowning.add(self.raw(child).unwrap_or(0));
+                                crowning.add(self.built(child));
                             });
                             if within == 0 {
                                 // Only crowning moves, or none at all (lost now).
@@ -369,8 +369,15 @@ impl EndgameDb {
     /// capture, from the classes they lead to.
     fn capture_outcome(&self, p: Pieces) -> Outcome {
         let mut outcome = Outcome::NONE;
-        captures(p, &mut |child| outcome.add(self.raw(child).unwrap_or(0)));
+        captures(p, &mut |child| outcome.add(self.built(child)));
         outcome
+    }
+
+    /// The stored value of `p`, whose class is built before any class that leads to it.
+    fn built(&self, p: Pieces) -> u16 {
+        let raw = self.raw(p);
+        debug_assert!(raw.is_some(), "class {:?} is not built", p.material());
+        raw.unwrap_or(0)
     }
 }
 

@@ -8,7 +8,8 @@ use clap::{Args, Parser, Subcommand};
 ///
 /// With --inputfile and --outputfile, reads a puzzle (8 lines of 8 characters from `.rRbB`, red to
 /// move), plays both sides with alpha-beta search and writes every state of the game to its end:
-/// red wins in the fewest moves, black resists as long as possible.
+/// red wins in the fewest moves, black resists as long as possible. Endgames of a few pieces that
+/// the search cannot prove are solved exactly with endgame databases built on the spot.
 ///
 /// Exit codes: 0 success; 1 the output could not be written (or verify found a bad solution);
 /// 2 unusable input or arguments.
@@ -52,7 +53,8 @@ pub struct SolveArgs {
 /// Search settings shared by the solver and the benchmark.
 #[derive(Debug, Args, Clone, Copy)]
 pub struct EngineArgs {
-    /// Transposition table size in MiB (one table per game).
+    /// Largest transposition table in MiB; it starts at 512 KiB and grows as the search needs it
+    /// (one table per game).
     #[arg(long = "tt-mb", value_name = "MIB", default_value_t = 64,
           value_parser = clap::value_parser!(u32).range(1..=16384))]
     pub tt_mb: u32,

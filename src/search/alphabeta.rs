@@ -30,8 +30,8 @@ pub struct Features {
     pub table: bool,
     /// Order moves (table move, captures, killers, history); otherwise generation order.
     pub ordering: bool,
-    /// Play endgames of a few pieces from databases built for their material, and read the databases
-    /// at kings-only nodes (see [`endgame`](super::endgame)).
+    /// Build endgame databases for positions of a few pieces, play from them, and read them at
+    /// every covered node (see [`endgame`](super::endgame)).
     pub endgame_db: bool,
 }
 

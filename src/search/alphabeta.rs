@@ -147,10 +147,8 @@ impl Searcher {
             return Score::ZERO;
         }
         // A position whose database is built: its exact value.
-        if !self.endgame.is_empty() {
-            if let Some(score) = self.endgame.score(pos, ply) {
-                return score;
-            }
+        if let Some(score) = self.endgame.score(pos, ply) {
+            return score;
         }
         let mut moves = MoveList::new();
         movegen::generate(pos, Routes::Distinct, &mut moves);

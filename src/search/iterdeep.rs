@@ -50,8 +50,9 @@ impl Searcher {
             });
         }
         self.limits = limits;
-        if self.features.endgame_db
-            && (self.endgame.covers(pos) || (self.time_to_build(pos) && self.endgame.prepare(pos)))
+        // Databases already built are always read; `endgame_db` decides whether to build them.
+        if self.endgame.covers(pos)
+            || (self.features.endgame_db && self.time_to_build(pos) && self.endgame.prepare(pos))
         {
             if let Some(thought) = self.endgame_move(pos, &moves) {
                 return Some(thought);
@@ -102,21 +103,9 @@ impl Searcher {
             },
         );
         std::mem::swap(&mut quick.endgame, &mut self.endgame);
-        let thought = quick.think_covered(pos, depth);
+        let thought = quick.think(pos, depth, Limits::default());
         std::mem::swap(&mut quick.endgame, &mut self.endgame);
         thought
-    }
-
-    /// [`think`](Self::think) without limits, playing from a database that already covers `pos`.
-    fn think_covered(&mut self, pos: &Position, depth: u32) -> Option<Thought> {
-        if self.endgame.covers(pos) {
-            let mut moves = movegen::legal_moves(pos);
-            moves.sort();
-            if let Some(thought) = self.endgame_move(pos, &moves) {
-                return Some(thought);
-            }
-        }
-        self.think(pos, depth, Limits::default())
     }
 
     /// Whether the endgame databases for `pos` can be built before the turn's deadline, at a

@@ -13,18 +13,16 @@ use super::EndgameDb;
 /// Flag of a settled position during the analysis.
 const SETTLED: u16 = 0x8000;
 
-/// Bitmap words per task when one distance's positions are shared out over the rayon pool.
-const BITMAP_CHUNK: usize = 256;
+/// Bitmap words (of 32 positions) per task when one distance's positions are shared out over
+/// the rayon pool.
+const BITMAP_CHUNK: usize = 512;
 
-/// The set bits of a 64-bit word, lowest first.
-fn cells64(mut bits: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (bits != 0).then(|| {
-            let b = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            b
-        })
-    })
+/// The list of positions at `distance`, the lists growing as far as needed.
+fn at(lists: &mut Vec<Vec<u32>>, distance: usize) -> &mut Vec<u32> {
+    if lists.len() <= distance {
+        lists.resize_with(distance + 1, Vec::new);
+    }
+    &mut lists[distance]
 }
 
 /// The best result over some of a position's moves.
@@ -221,12 +219,9 @@ impl EndgameDb {
                 || (Vec::new(), Vec::new()),
                 |(a1, a2), (b1, b2)| (merge(a1, b1), merge(a2, b2)),
             );
-        let mut bits = vec![0u64; slots.div_ceil(64)];
+        let mut bits = vec![0u32; slots.div_ceil(32)];
         let mut plies = 0;
         while plies < by_distance.len().max(due.len()) {
-            if by_distance.len() <= plies {
-                by_distance.resize_with(plies + 1, Vec::new);
-            }
             // Positions due now settle unless something settled them sooner.
             if let Some(list) = due.get_mut(plies) {
                 let target = SETTLED | (plies as u16 + 1);
@@ -235,15 +230,15 @@ impl EndgameDb {
                     let current = w.load(Ordering::Relaxed);
                     if current & SETTLED == 0 {
                         w.store(target, Ordering::Relaxed);
-                        by_distance[plies].push(i);
+                        at(&mut by_distance, plies).push(i);
                     }
                 }
             }
             // In index order, consecutive positions share most of their predecessors' blocks of
             // the table, which then stay in cache: a third less time than in settling order. A
             // bitmap of the class puts them in order without sorting, and is left cleared.
-            for i in std::mem::take(&mut by_distance[plies]) {
-                bits[i as usize / 64] |= 1 << (i % 64);
+            for i in std::mem::take(at(&mut by_distance, plies)) {
+                bits[i as usize / 32] |= 1 << (i % 32);
             }
             let (next, later) = bits
                 .par_chunks_mut(BITMAP_CHUNK)
@@ -252,12 +247,12 @@ impl EndgameDb {
                     || (Vec::new(), Vec::new()),
                     |(mut next, mut later), (c, chunk)| {
                         for (w, word_bits) in chunk.iter_mut().enumerate() {
-                            let base = (c * BITMAP_CHUNK + w) * 64;
-                            for bit in cells64(std::mem::take(word_bits)) {
+                            let base = ((c * BITMAP_CHUNK + w) * 32) as u32;
+                            for bit in cells(std::mem::take(word_bits)) {
                                 settle_predecessors(
                                     &word,
                                     crown_loss.as_deref(),
-                                    decode((base + bit) as u32),
+                                    decode(base + bit),
                                     plies,
                                     &mut |j| next.push(j),
                                     &mut |d, j| later.push((d, j)),
@@ -276,16 +271,10 @@ impl EndgameDb {
                     },
                 );
             if !next.is_empty() {
-                if by_distance.len() <= plies + 1 {
-                    by_distance.resize_with(plies + 2, Vec::new);
-                }
-                by_distance[plies + 1].extend(next);
+                at(&mut by_distance, plies + 1).extend(next);
             }
             for (d, j) in later {
-                if due.len() <= d {
-                    due.resize_with(d + 1, Vec::new);
-                }
-                due[d].push(j);
+                at(&mut due, d).push(j);
             }
             plies += 1;
         }
@@ -316,12 +305,6 @@ impl EndgameDb {
         settled: &mut Vec<Vec<u32>>,
         due: &mut Vec<Vec<u32>>,
     ) {
-        let push = |to: &mut Vec<Vec<u32>>, plies: usize, index: u32| {
-            if to.len() <= plies {
-                to.resize_with(plies + 1, Vec::new);
-            }
-            to[plies].push(index);
-        };
         let g0 = lists[0][first];
         let mut offset = 0;
         for &g1 in &lists[1] {
@@ -337,14 +320,16 @@ impl EndgameDb {
                         }
                         let p = Pieces { groups, side };
                         let index = (base + here) as u32;
-                        let w = if has_jump(p) {
-                            match self.capture_outcome(p).value() {
-                                Some(plies) => {
-                                    push(settled, plies, index);
-                                    SETTLED | (plies as u16 + 1)
-                                }
-                                None => SETTLED,
+                        // A settled word: its value, and the position listed at its distance.
+                        let mut settle = |value: Option<usize>| match value {
+                            Some(plies) => {
+                                at(settled, plies).push(index);
+                                SETTLED | (plies as u16 + 1)
                             }
+                            None => SETTLED,
+                        };
+                        let w = if has_jump(p) {
+                            settle(self.capture_outcome(p).value())
                         } else {
                             let mut crowning = Outcome::NONE;
                             let mut crownings = 0;
@@ -355,21 +340,14 @@ impl EndgameDb {
                             });
                             if within == 0 {
                                 // Only crowning moves, or none at all (lost now).
-                                let outcome = if crownings == 0 {
+                                settle(if crownings == 0 {
                                     Some(0)
                                 } else {
                                     crowning.value()
-                                };
-                                match outcome {
-                                    Some(plies) => {
-                                        push(settled, plies, index);
-                                        SETTLED | (plies as u16 + 1)
-                                    }
-                                    None => SETTLED,
-                                }
+                                })
                             } else {
                                 if let Some(win) = crowning.best_win {
-                                    push(due, win, index);
+                                    at(due, win).push(index);
                                 }
                                 if let Some(c) = crown_chunk {
                                     c[here].store(crowning.longest_loss as u16, Ordering::Relaxed);

@@ -48,28 +48,15 @@ pub struct EndgameDb {
 
 impl EndgameDb {
     /// The material of `pos` when it can have a database: all pieces on cells of one colour,
-    /// each side with one to [`MAX_GROUP`] pieces.
-    fn material(pos: &Position) -> Option<Material> {
+    /// each side with one to [`MAX_GROUP`] pieces, and at most `limit` index slots over all the
+    /// classes it can reach.
+    fn fitting(pos: &Position, limit: usize) -> Option<Material> {
         let m = Pieces::of(pos)?.material();
         // Crowning can turn every man of a side into a king: bound the sides, not the groups.
-        let fits = (1..=MAX_GROUP).contains(&m.reds()) && (1..=MAX_GROUP).contains(&m.blacks());
+        let fits = (1..=MAX_GROUP).contains(&m.reds())
+            && (1..=MAX_GROUP).contains(&m.blacks())
+            && m.reachable().iter().map(|c| c.slots()).sum::<usize>() <= limit;
         fits.then_some(m)
-    }
-
-    /// Index slots of the classes `pos` can reach that are not built yet.
-    fn missing_slots(&self, m: Material) -> usize {
-        m.reachable()
-            .iter()
-            .filter(|c| !self.classes.contains_key(c))
-            .map(|c| c.slots())
-            .sum()
-    }
-
-    /// All index slots of the classes `pos` can reach, or `None` when it cannot have a database.
-    #[must_use]
-    pub fn size_for(pos: &Position) -> Option<usize> {
-        let m = Self::material(pos)?;
-        Some(m.reachable().iter().map(|c| c.slots()).sum())
     }
 
     /// Whether `pos` is covered: its classes are built, or it is a kings-only position small
@@ -79,9 +66,9 @@ impl EndgameDb {
         if self.covers(pos) {
             return true;
         }
-        let quick = pos.kings() == pos.occupied()
-            && Self::size_for(pos).is_some_and(|size| size <= QUICK_POSITIONS);
-        quick && self.prepare_for(pos)
+        pos.kings() == pos.occupied()
+            && Self::fitting(pos, QUICK_POSITIONS).is_some()
+            && self.prepare_for(pos)
     }
 
     /// Whether the class of `pos` is built.
@@ -100,21 +87,19 @@ impl EndgameDb {
     /// over [`MAX_POSITIONS`]), to judge whether there is time for it.
     #[must_use]
     pub fn slots_to_build(&self, pos: &Position) -> usize {
-        match Self::size_for(pos) {
-            Some(size) if size <= MAX_POSITIONS => {
-                Self::material(pos).map_or(0, |m| self.missing_slots(m))
-            }
-            _ => 0,
-        }
+        Self::fitting(pos, MAX_POSITIONS).map_or(0, |m| {
+            m.reachable()
+                .iter()
+                .filter(|c| !self.classes.contains_key(c))
+                .map(|c| c.slots())
+                .sum()
+        })
     }
 
     /// Builds the databases of every class `pos` can reach (up to [`MAX_POSITIONS`] in all).
     /// False when `pos` does not fit.
     pub fn prepare_for(&mut self, pos: &Position) -> bool {
-        if Self::size_for(pos).is_none_or(|size| size > MAX_POSITIONS) {
-            return false;
-        }
-        let Some(m) = Self::material(pos) else {
+        let Some(m) = Self::fitting(pos, MAX_POSITIONS) else {
             return false;
         };
         for class in m.reachable() {
@@ -132,15 +117,14 @@ impl EndgameDb {
         self.classes.values().map(Vec::len).sum()
     }
 
-    /// Whether no database is built yet.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.classes.is_empty()
-    }
-
     /// The exact score of `pos` seen `ply` plies from the root, when its class is built.
     #[must_use]
     pub fn score(&self, pos: &Position, ply: usize) -> Option<Score> {
+        // The search asks at every node once a database exists: most positions have too many
+        // pieces, which one count tells before the pieces are converted.
+        if self.classes.is_empty() || pos.occupied().count() as usize > 2 * MAX_GROUP {
+            return None;
+        }
         let raw = self.raw(Pieces::of(pos)?)?;
         Some(match raw {
             0 => Score::ZERO,

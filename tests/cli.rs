@@ -58,14 +58,18 @@ fn assert_valid_finished_game(states: &[Position], name: &str) {
     );
 }
 
-fn solve_to(input: &Path, output: &Path) -> assert_cmd::assert::Assert {
-    checkers()
-        .arg("--inputfile")
+/// The solving command for `input` and `output`, ready for more arguments.
+fn solve_cmd(input: &Path, output: &Path) -> Command {
+    let mut cmd = checkers();
+    cmd.arg("--inputfile")
         .arg(input)
         .arg("--outputfile")
-        .arg(output)
-        .arg("-q")
-        .assert()
+        .arg(output);
+    cmd
+}
+
+fn solve_to(input: &Path, output: &Path) -> assert_cmd::assert::Assert {
+    solve_cmd(input, output).arg("-q").assert()
 }
 
 #[test]
@@ -138,12 +142,8 @@ fn output_does_not_depend_on_the_number_of_threads() {
     let mut lines = Vec::new();
     for threads in ["1", "2", "3"] {
         let out = dir.path().join(format!("t{threads}.txt"));
-        checkers()
+        solve_cmd(&puzzle, &out)
             .env("RAYON_NUM_THREADS", threads)
-            .arg("--inputfile")
-            .arg(&puzzle)
-            .arg("--outputfile")
-            .arg(&out)
             .assert()
             .success();
         lines.push(fs::read(out).expect("written"));
@@ -155,16 +155,15 @@ fn output_does_not_depend_on_the_number_of_threads() {
 #[test]
 fn summary_line_reports_the_result() {
     let dir = tempfile::tempdir().expect("temp dir");
-    checkers()
-        .arg("--inputfile")
-        .arg(manifest().join("puzzles/p03.txt"))
-        .arg("--outputfile")
-        .arg(dir.path().join("o.txt"))
-        .assert()
-        .success()
-        .stderr(predicate::str::contains(
-            "red wins after 7 moves (proven optimal)",
-        ));
+    solve_cmd(
+        &manifest().join("puzzles/p03.txt"),
+        &dir.path().join("o.txt"),
+    )
+    .assert()
+    .success()
+    .stderr(predicate::str::contains(
+        "red wins after 7 moves (proven optimal)",
+    ));
 }
 
 #[test]
@@ -177,11 +176,8 @@ fn start_position_finishes_within_a_short_time_limit() {
     )
     .expect("write");
     let out = dir.path().join("out.txt");
-    checkers()
-        .args(["--time-limit", "3", "-q", "--inputfile"])
-        .arg(&input)
-        .arg("--outputfile")
-        .arg(&out)
+    solve_cmd(&input, &out)
+        .args(["--time-limit", "3", "-q"])
         .assert()
         .success();
     let states = parse_solution(&fs::read(&out).expect("output")).expect("parses");
@@ -206,12 +202,7 @@ fn assert_rejected(contents: &[u8], needle: &str) {
     let input = dir.path().join("bad.txt");
     fs::write(&input, contents).expect("write");
     let out = dir.path().join("out.txt");
-    checkers()
-        .arg("--inputfile")
-        .arg(&input)
-        .arg("--outputfile")
-        .arg(&out)
-        .assert()
+    solve_to(&input, &out)
         .code(2)
         .stderr(predicate::str::contains("bad.txt:").and(predicate::str::contains(needle)));
     assert!(!out.exists(), "output written for a bad input");
@@ -248,13 +239,7 @@ fn existing_output_is_left_untouched_on_error() {
     fs::write(&input, "nonsense\n").expect("write");
     let out = dir.path().join("out.txt");
     fs::write(&out, "keep me\n").expect("write");
-    checkers()
-        .arg("--inputfile")
-        .arg(&input)
-        .arg("--outputfile")
-        .arg(&out)
-        .assert()
-        .code(2);
+    solve_to(&input, &out).code(2);
     assert_eq!(fs::read_to_string(&out).expect("out"), "keep me\n");
 }
 
@@ -262,20 +247,10 @@ fn existing_output_is_left_untouched_on_error() {
 fn directory_and_missing_inputs_are_rejected() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("out.txt");
-    checkers()
-        .arg("--inputfile")
-        .arg(dir.path())
-        .arg("--outputfile")
-        .arg(&out)
-        .assert()
+    solve_to(dir.path(), &out)
         .code(2)
         .stderr(predicate::str::contains("is a directory"));
-    checkers()
-        .arg("--inputfile")
-        .arg(dir.path().join("missing.txt"))
-        .arg("--outputfile")
-        .arg(&out)
-        .assert()
+    solve_to(&dir.path().join("missing.txt"), &out)
         .code(2)
         .stderr(predicate::str::contains("cannot read the file"));
     assert!(!out.exists());
@@ -285,11 +260,7 @@ fn directory_and_missing_inputs_are_rejected() {
 fn warnings_are_printed_and_the_puzzle_still_solved() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("out.txt");
-    checkers()
-        .arg("--inputfile")
-        .arg(manifest().join("puzzles/p07.txt"))
-        .arg("--outputfile")
-        .arg(&out)
+    solve_cmd(&manifest().join("puzzles/p07.txt"), &out)
         .assert()
         .success()
         .stderr(predicate::str::contains("light cells"));

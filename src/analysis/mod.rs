@@ -29,6 +29,22 @@ pub use prover::{BoundedProver, DEFAULT_MAX_PLIES, DEFAULT_NODE_BUDGET, MAX_PROV
 pub use retrograde::{solve_reachable, Table, DEFAULT_MAX_POSITIONS};
 pub use value::Value;
 
+/// Boards shared by the unit tests of the analysis modules.
+#[cfg(test)]
+mod test_boards {
+    use crate::board_text::parse_board;
+    use crate::position::Position;
+
+    /// One king each, each in a double corner: a draw.
+    pub(super) const DOUBLE_CORNERS: &str =
+        ".B......\n........\n........\n........\n........\n........\n........\n......R.\n";
+
+    /// The position of a test board.
+    pub(super) fn board(rows: &str) -> Position {
+        parse_board(rows.as_bytes()).expect("test board")
+    }
+}
+
 /// Why the analysis could not give an answer. None of these says anything about the position's
 /// value; they say the question was too big or could not be asked.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]

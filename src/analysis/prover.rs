@@ -244,15 +244,7 @@ impl BoundedProver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board_text::parse_board;
-
-    /// One king each, each in a double corner: a draw.
-    const DOUBLE_CORNERS: &str =
-        ".B......\n........\n........\n........\n........\n........\n........\n......R.\n";
-
-    fn board(rows: &str) -> Position {
-        parse_board(rows.as_bytes()).expect("test board")
-    }
+    use crate::analysis::test_boards::{board, DOUBLE_CORNERS};
 
     #[test]
     fn known_bounds_are_monotone() {

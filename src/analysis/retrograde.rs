@@ -209,15 +209,7 @@ fn propagate(graph: &Graph) -> Vec<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board_text::parse_board;
-
-    /// One king each, each in a double corner: a draw.
-    const DOUBLE_CORNERS: &str =
-        ".B......\n........\n........\n........\n........\n........\n........\n......R.\n";
-
-    fn board(rows: &str) -> Position {
-        parse_board(rows.as_bytes()).expect("test board")
-    }
+    use crate::analysis::test_boards::{board, DOUBLE_CORNERS};
 
     #[test]
     fn lone_kings_in_double_corners_draw() {

@@ -13,9 +13,9 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use checkers::movegen::{self, Routes};
-use checkers::perft::perft;
-use checkers::solve::{solve, SolveOptions};
+use checkers::rules::movegen::{self, Routes};
+use checkers::rules::perft::perft;
+use checkers::search::solve::{solve, SolveOptions};
 use checkers::{MoveList, Position};
 use criterion::{
     criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
@@ -33,7 +33,7 @@ fn puzzle(stem: &str) -> Position {
     ]
     .iter()
     .collect();
-    checkers::files::read_puzzle(&path)
+    checkers::formats::files::read_puzzle(&path)
         .unwrap_or_else(|e| panic!("cannot read puzzle {}: {e}", path.display()))
 }
 

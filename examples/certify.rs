@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use checkers::analysis::{check_line, optimal_line, Oracle, OracleLimits, Value};
-use checkers::board_text::{parse_board, parse_solution};
+use checkers::formats::board_text::{parse_board, parse_solution};
 
 fn main() {
     let total = Instant::now();

@@ -1,32 +1,29 @@
-//! `checkers`: an optimal solver for checkers (English draughts) endgame puzzles.
+//! `checkers`: an engine for checkers (English draughts): an optimal puzzle solver, a player, and
+//! the formats and protocols around them.
 //!
-//! The engine is split by concept: vocabulary ([`Square`], [`Bitboard`], [`Piece`], [`Move`]),
-//! rules ([`Position`], [`movegen`], [`game`]), text formats ([`board_text`]), files ([`files`]),
-//! search ([`search`], [`solve`]), an independent exact analyser that uses no search
-//! ([`analysis`]), and the tools built on them ([`perft`], [`bench`]).
+//! The crate is layered, and each layer only uses the ones above it in this list:
+//!
+//! - [`rules`]: the game itself: squares, bitboards, pieces, positions, move generation, game
+//!   records and perft. Knows nothing of search or text.
+//! - [`search`]: alpha-beta search, the transposition table, the evaluation, the endgame
+//!   databases and the puzzle solver built on them. Knows nothing of formats.
+//! - [`analysis`]: an independent exact analyser with its own move generation, used to certify
+//!   solutions; it shares only the board type with the engine.
+//! - [`formats`]: text in and out: the puzzle board format, standard notation, reading and
+//!   atomically writing files.
+//! - [`tools`]: what the command-line front end offers on top: checking a solution
+//!   ([`tools::verify`]) and benchmarking ([`tools::bench`]).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod analysis;
-pub mod bench;
-pub mod bitboard;
-pub mod board_text;
-pub mod files;
-pub mod game;
-pub mod movegen;
-pub mod moves;
-pub mod notation;
-pub mod perft;
-pub mod piece;
-pub mod position;
+pub mod formats;
+pub mod rules;
 pub mod search;
-pub mod solve;
-pub mod square;
-pub mod verify;
-pub mod zobrist;
+pub mod tools;
 
-pub use bitboard::{Bitboard, Direction};
-pub use moves::{Move, MoveList};
-pub use piece::{Color, Kind, Piece};
-pub use position::{Position, SetupWarning};
-pub use square::Square;
+pub use rules::bitboard::{Bitboard, Direction};
+pub use rules::moves::{Move, MoveList};
+pub use rules::piece::{Color, Kind, Piece};
+pub use rules::position::{Position, SetupWarning};
+pub use rules::square::Square;

@@ -5,8 +5,8 @@ use checkers::analysis::{
     check_line, optimal_line, solve_reachable, AnalysisError, BoundedProver, FaultKind, Oracle,
     OracleLimits, Value,
 };
-use checkers::board_text::{parse_board, parse_solution};
-use checkers::movegen::legal_moves;
+use checkers::formats::board_text::{parse_board, parse_solution};
+use checkers::rules::movegen::legal_moves;
 use checkers::Position;
 
 /// Directory of the public puzzles, next to the worktree.

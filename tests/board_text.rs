@@ -3,10 +3,10 @@
 
 use std::path::Path;
 
-use checkers::board_text::{
+use checkers::formats::board_text::{
     format_board, format_solution, parse_board, parse_solution, BoardError, BoardErrorKind,
 };
-use checkers::files::{read_puzzle, read_solution, write_atomic, InputError};
+use checkers::formats::files::{read_puzzle, read_solution, write_atomic, InputError};
 use checkers::{Color, Position, SetupWarning, Square};
 
 /// The handout's example puzzle (p03): kings, men, both colours, red to move.

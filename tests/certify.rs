@@ -7,8 +7,8 @@ use std::fs;
 use std::path::PathBuf;
 
 use checkers::analysis::{check_line, optimal_line, Oracle, Value};
-use checkers::board_text::parse_solution;
-use checkers::files::read_puzzle;
+use checkers::formats::board_text::parse_solution;
+use checkers::formats::files::read_puzzle;
 
 fn manifest() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use predicates::prelude::*;
 
-use checkers::board_text::parse_solution;
-use checkers::game::GameRecord;
-use checkers::movegen::legal_moves;
+use checkers::formats::board_text::parse_solution;
+use checkers::rules::game::GameRecord;
+use checkers::rules::movegen::legal_moves;
 use checkers::Position;
 
 fn manifest() -> PathBuf {
@@ -172,7 +172,7 @@ fn start_position_finishes_within_a_short_time_limit() {
     let input = dir.path().join("start.txt");
     fs::write(
         &input,
-        checkers::board_text::format_board(&Position::start()),
+        checkers::formats::board_text::format_board(&Position::start()),
     )
     .expect("write");
     let out = dir.path().join("out.txt");

@@ -2,7 +2,7 @@
 //! position reachable from a few king endgames must get the same exact value from both.
 
 use checkers::analysis::{solve_reachable, Value};
-use checkers::board_text::parse_board;
+use checkers::formats::board_text::parse_board;
 use checkers::search::endgame::EndgameDb;
 use checkers::search::Score;
 use checkers::Position;

@@ -1,7 +1,7 @@
 //! Perft from the standard start position against the published counts (data file with source).
 
-use checkers::movegen::Routes;
-use checkers::perft::{perft, perft_parallel, PerftTable};
+use checkers::rules::movegen::Routes;
+use checkers::rules::perft::{perft, perft_parallel, PerftTable};
 use checkers::Position;
 
 /// (depth, count) pairs from `tests/data/perft-start.txt`.

@@ -8,9 +8,9 @@ mod reference;
 
 use std::path::{Path, PathBuf};
 
-use checkers::board_text::parse_board;
-use checkers::movegen::{self, Routes};
-use checkers::perft::perft;
+use checkers::formats::board_text::parse_board;
+use checkers::rules::movegen::{self, Routes};
+use checkers::rules::perft::perft;
 use checkers::{MoveList, Position};
 use reference::{multiset, Board};
 

@@ -6,8 +6,8 @@ mod reference;
 
 use std::collections::BTreeSet;
 
-use checkers::board_text::{format_board, format_solution, parse_board, parse_solution};
-use checkers::movegen::{self, Routes};
+use checkers::formats::board_text::{format_board, format_solution, parse_board, parse_solution};
+use checkers::rules::movegen::{self, Routes};
 use checkers::{Bitboard, Color, Direction, Kind, Move, MoveList, Piece, Position, Square};
 use proptest::prelude::*;
 use reference::{multiset, Board};

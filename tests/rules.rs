@@ -8,10 +8,10 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
-use checkers::board_text::{format_board, parse_board, parse_solution};
-use checkers::game::{GameRecord, Outcome};
-use checkers::movegen::{self, Routes};
-use checkers::perft::perft;
+use checkers::formats::board_text::{format_board, parse_board, parse_solution};
+use checkers::rules::game::{GameRecord, Outcome};
+use checkers::rules::movegen::{self, Routes};
+use checkers::rules::perft::perft;
 use checkers::{Bitboard, Color, Kind, Move, MoveList, Piece, Position, SetupWarning, Square};
 
 /// The position of a board text with `side` to move.

@@ -8,10 +8,10 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 
 use checkers::analysis::{Oracle, Value};
-use checkers::board_text::{format_solution, parse_board, parse_solution};
-use checkers::movegen::legal_moves;
-use checkers::solve::{solve, SolveOptions};
-use checkers::verify::{diagnose, verify, Optimality, StepFault};
+use checkers::formats::board_text::{format_solution, parse_board, parse_solution};
+use checkers::rules::movegen::legal_moves;
+use checkers::search::solve::{solve, SolveOptions};
+use checkers::tools::verify::{diagnose, verify, Optimality, StepFault};
 use checkers::{Color, Position};
 
 fn board(rows: &str) -> Position {

@@ -3,10 +3,10 @@
 use std::fmt;
 
 use super::{AnalysisError, Oracle, Value};
-use crate::game::{GameRecord, Outcome};
-use crate::movegen::legal_moves;
-use crate::moves::MoveList;
-use crate::position::Position;
+use crate::rules::game::{GameRecord, Outcome};
+use crate::rules::movegen::legal_moves;
+use crate::rules::moves::MoveList;
+use crate::rules::position::Position;
 
 /// The canonical optimal line from `root`: at each position play the move whose child gives the
 /// best [`Value`] for the mover; among equally good moves take the smallest [`crate::Move`] by

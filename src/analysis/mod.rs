@@ -32,8 +32,8 @@ pub use value::Value;
 /// Boards shared by the unit tests of the analysis modules.
 #[cfg(test)]
 mod test_boards {
-    use crate::board_text::parse_board;
-    use crate::position::Position;
+    use crate::formats::board_text::parse_board;
+    use crate::rules::position::Position;
 
     /// One king each, each in a double corner: a draw.
     pub(super) const DOUBLE_CORNERS: &str =

@@ -14,8 +14,8 @@
 use super::prover::{BoundedProver, DEFAULT_MAX_PLIES, DEFAULT_NODE_BUDGET};
 use super::retrograde::{solve_reachable, Table, DEFAULT_MAX_POSITIONS};
 use super::{AnalysisError, Value};
-use crate::piece::Color;
-use crate::position::Position;
+use crate::rules::piece::Color;
+use crate::rules::position::Position;
 
 /// Default node budget of the first, quick bounded search of [`Oracle`].
 pub const DEFAULT_QUICK_BUDGET: u64 = 500_000;

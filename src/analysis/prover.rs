@@ -13,8 +13,8 @@
 use rustc_hash::FxHashMap;
 
 use super::{AnalysisError, Value};
-use crate::movegen::legal_moves;
-use crate::position::Position;
+use crate::rules::movegen::legal_moves;
+use crate::rules::position::Position;
 
 /// Default bound on the length of the games the prover looks for.
 pub const DEFAULT_MAX_PLIES: u32 = 40;

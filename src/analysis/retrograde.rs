@@ -14,8 +14,8 @@ use std::collections::hash_map::Entry;
 use rustc_hash::FxHashMap;
 
 use super::{AnalysisError, Value};
-use crate::movegen::legal_moves;
-use crate::position::Position;
+use crate::rules::movegen::legal_moves;
+use crate::rules::position::Position;
 
 /// Largest number of positions [`solve_reachable`] accepts by default: a few million positions
 /// take a few hundred megabytes and a few seconds.

@@ -3,9 +3,9 @@
 
 use std::time::Instant;
 
-use crate::movegen::{self, Routes};
-use crate::moves::MoveList;
-use crate::position::Position;
+use crate::rules::movegen::{self, Routes};
+use crate::rules::moves::MoveList;
+use crate::rules::position::Position;
 
 use super::endgame::EndgameDb;
 use super::eval::evaluate;

@@ -6,10 +6,10 @@
 //! the back row still guards against crowning, king centralisation, and, for the side ahead in
 //! material, how close its kings are to the enemy and how much material has been traded.
 
-use crate::bitboard::Bitboard;
-use crate::piece::Color;
-use crate::position::Position;
-use crate::square::Square;
+use crate::rules::bitboard::Bitboard;
+use crate::rules::piece::Color;
+use crate::rules::position::Position;
+use crate::rules::square::Square;
 
 use super::score::Score;
 
@@ -101,7 +101,7 @@ fn nearest_distance(from: Square, targets: Bitboard) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board_text::parse_board;
+    use crate::formats::board_text::parse_board;
 
     #[test]
     fn start_position_is_balanced() {

@@ -3,9 +3,9 @@
 
 use std::time::{Duration, Instant};
 
-use crate::movegen;
-use crate::moves::Move;
-use crate::position::Position;
+use crate::rules::movegen;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
 
 use super::alphabeta::{Features, Limits, Searcher};
 use super::score::{Score, MAX_PLY};

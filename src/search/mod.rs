@@ -12,6 +12,7 @@ pub mod eval;
 pub mod iterdeep;
 pub mod ordering;
 pub mod score;
+pub mod solve;
 pub mod tt;
 
 pub use alphabeta::{Features, Limits, SearchStats, Searcher};

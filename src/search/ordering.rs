@@ -1,8 +1,8 @@
 //! Move ordering: the table move first, then captures (more pieces first), killer moves, and the
 //! history heuristic. Good ordering makes alpha-beta cut early; it never changes the result.
 
-use crate::moves::{Move, MoveList};
-use crate::piece::Color;
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::piece::Color;
 
 use super::score::MAX_PLY;
 

@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicU16, Ordering};
 
 use rayon::prelude::*;
 
-use crate::piece::Color;
+use crate::rules::piece::Color;
 
 use super::cells::{cells, combinations, rank, BLACK_FORWARD, NEXT, NONE, RED_FORWARD};
 use super::pieces::{captures, has_jump, steps, Material, Pieces};

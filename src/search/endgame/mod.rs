@@ -23,8 +23,8 @@ mod pieces;
 
 use rustc_hash::FxHashMap;
 
-use crate::piece::Color;
-use crate::position::Position;
+use crate::rules::piece::Color;
+use crate::rules::position::Position;
 
 use super::score::Score;
 use pieces::{Material, Pieces};

@@ -1,9 +1,9 @@
 //! Positions of the databases (four groups of cells and the side to move) and their moves,
 //! generated on the cell masks with the rules of `movegen`.
 
-use crate::bitboard::Bitboard;
-use crate::piece::Color;
-use crate::position::Position;
+use crate::rules::bitboard::Bitboard;
+use crate::rules::piece::Color;
+use crate::rules::position::Position;
 
 use super::cells::{
     cells, rank, BINOM, BLACK_CROWN, BLACK_FORWARD, CELL_OF, NEXT, NONE, RED_CROWN, RED_FORWARD,

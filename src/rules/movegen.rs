@@ -3,11 +3,11 @@
 //! Steps are generated for all pieces at once with shifts and masks; jumps, which are rare, are
 //! followed piece by piece with a depth-first search that records each finished sequence.
 
-use crate::bitboard::{Bitboard, Direction};
-use crate::moves::{Move, MoveList};
-use crate::piece::Color;
-use crate::position::Position;
-use crate::square::Square;
+use crate::rules::bitboard::{Bitboard, Direction};
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::piece::Color;
+use crate::rules::position::Position;
+use crate::rules::square::Square;
 
 /// How jump sequences that take the same pieces by different routes are listed.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

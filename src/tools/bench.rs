@@ -9,9 +9,9 @@ use std::time::Duration;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::files::{self, InputError};
-use crate::game::Outcome;
-use crate::solve::{self, SolveOptions};
+use crate::formats::files::{self, InputError};
+use crate::rules::game::Outcome;
+use crate::search::solve::{self, SolveOptions};
 
 /// A marking band of the course: the share of the marks a run of this duration earns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

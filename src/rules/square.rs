@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use crate::bitboard::Bitboard;
+use crate::rules::bitboard::Bitboard;
 
 /// One of the 64 cells, indexed `row * 8 + col` with row 0 at the top of the file (black's home
 /// row) and column 0 on the left.

@@ -8,9 +8,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use crate::movegen::{self, Routes};
-use crate::moves::{Move, MoveList};
-use crate::position::Position;
+use crate::rules::movegen::{self, Routes};
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::position::Position;
 
 /// Leaf count of the game tree of `depth` plies from `pos`.
 ///

@@ -4,12 +4,12 @@
 use std::fmt;
 
 use crate::analysis::{check_line, AnalysisError, FaultKind, Oracle, Value};
-use crate::bitboard::Bitboard;
-use crate::game::GameRecord;
-use crate::movegen::{self, legal_moves};
-use crate::moves::Move;
-use crate::notation::move_path;
-use crate::position::Position;
+use crate::formats::notation::move_path;
+use crate::rules::bitboard::Bitboard;
+use crate::rules::game::GameRecord;
+use crate::rules::movegen::{self, legal_moves};
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
 
 /// Why a state is not a legal successor of the one before.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

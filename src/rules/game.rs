@@ -2,9 +2,9 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::movegen;
-use crate::piece::Color;
-use crate::position::Position;
+use crate::rules::movegen;
+use crate::rules::piece::Color;
+use crate::rules::position::Position;
 
 /// How a game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -6,10 +6,10 @@
 
 use thiserror::Error;
 
-use crate::bitboard::Bitboard;
-use crate::piece::{Color, Kind, Piece};
-use crate::position::Position;
-use crate::square::Square;
+use crate::rules::bitboard::Bitboard;
+use crate::rules::piece::{Color, Kind, Piece};
+use crate::rules::position::Position;
+use crate::rules::square::Square;
 
 /// What is wrong at a place in a board file.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]

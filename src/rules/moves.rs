@@ -2,8 +2,8 @@
 
 use smallvec::SmallVec;
 
-use crate::bitboard::Bitboard;
-use crate::square::Square;
+use crate::rules::bitboard::Bitboard;
+use crate::rules::square::Square;
 
 /// A move: where the piece starts, where it ends, and which enemy pieces it takes.
 ///

@@ -2,7 +2,7 @@
 
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
-use crate::square::Square;
+use crate::rules::square::Square;
 
 /// A set of squares: bit `i` is the square with index `i` (`row * 8 + col`).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Debug)]

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use crate::board_text::{self, BoardError};
-use crate::position::Position;
+use crate::formats::board_text::{self, BoardError};
+use crate::rules::position::Position;
 
 /// Largest file read as a puzzle or solution; anything bigger is not one.
 const MAX_FILE_BYTES: u64 = 16 << 20;

@@ -4,10 +4,10 @@
 //! Pieces on light cells have no standard number; their moves are written with cell coordinates
 //! instead (`r6c3-r5c4`: row and column from 1 at the top-left of the file).
 
-use crate::bitboard::Direction;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::square::Square;
+use crate::rules::bitboard::Direction;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::square::Square;
 
 /// The standard number (1-32) of a dark cell; `None` for a light cell.
 #[must_use]
@@ -105,7 +105,7 @@ mod tests {
     #[test]
     fn opening_moves_in_standard_notation() {
         let pos = Position::start();
-        let mut texts: Vec<String> = crate::movegen::legal_moves(&pos)
+        let mut texts: Vec<String> = crate::rules::movegen::legal_moves(&pos)
             .iter()
             .map(|&m| move_text(&pos, m))
             .collect();

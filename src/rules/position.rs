@@ -2,11 +2,11 @@
 
 use thiserror::Error;
 
-use crate::bitboard::Bitboard;
-use crate::moves::Move;
-use crate::piece::{Color, Kind, Piece};
-use crate::square::Square;
-use crate::zobrist;
+use crate::rules::bitboard::Bitboard;
+use crate::rules::moves::Move;
+use crate::rules::piece::{Color, Kind, Piece};
+use crate::rules::square::Square;
+use crate::rules::zobrist;
 
 /// A legal arrangement of pieces with a side to move. Any cell may hold a piece.
 ///

@@ -3,8 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use crate::game::{GameRecord, Outcome};
-use crate::position::Position;
+use crate::rules::game::{GameRecord, Outcome};
+use crate::rules::position::Position;
 use crate::search::{Features, Limits, Score, SearchStats, Searcher};
 
 /// How to play a puzzle.

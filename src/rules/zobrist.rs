@@ -3,8 +3,8 @@
 //! The keys come from a fixed-seed SplitMix64 stream computed at compile time, so hashes (and
 //! with them every table-dependent choice of the search) are identical on every run and machine.
 
-use crate::piece::{Color, Kind, Piece};
-use crate::square::Square;
+use crate::rules::piece::{Color, Kind, Piece};
+use crate::rules::square::Square;
 
 /// One step of SplitMix64: a well-mixed 64-bit value from a counter.
 const fn splitmix64(state: u64) -> u64 {

@@ -1,0 +1,78 @@
+//! `checkers perft`: count the leaves of the move tree.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Args;
+
+use checkers::formats::{files, notation};
+use checkers::rules::movegen::Routes;
+use checkers::rules::perft;
+use checkers::Position;
+
+/// Arguments of `perft`.
+#[derive(Debug, Args)]
+pub struct PerftArgs {
+    /// Depth in plies.
+    #[arg(value_parser = clap::value_parser!(u32).range(0..=30))]
+    pub depth: u32,
+
+    /// Start from this puzzle (red to move) instead of the standard start position.
+    #[arg(long, value_name = "FILE")]
+    pub inputfile: Option<PathBuf>,
+
+    /// Print the count under each first move.
+    #[arg(long)]
+    pub divide: bool,
+
+    /// Count each distinct successor position once, merging capture routes.
+    #[arg(long)]
+    pub distinct: bool,
+
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: Option<u32>,
+
+    /// Size of the table of subtree counts shared by the threads, in MiB (0: no table).
+    #[arg(long = "hash-mb", value_name = "MIB", default_value_t = 32,
+          value_parser = clap::value_parser!(u64).range(0..=65_536))]
+    pub hash_mb: u64,
+}
+
+/// Runs perft.
+pub fn run(args: &PerftArgs) -> Result<ExitCode> {
+    let pos = match &args.inputfile {
+        Some(path) => files::read_puzzle(path)?,
+        None => Position::start(),
+    };
+    let routes = if args.distinct {
+        Routes::Distinct
+    } else {
+        Routes::All
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.map_or(0, |t| t as usize))
+        .build()?;
+    let started = std::time::Instant::now();
+    let table = perft::PerftTable::new(usize::try_from(args.hash_mb)?);
+    let total = pool.install(|| {
+        if args.divide {
+            let rows = perft::divide(&pos, args.depth, routes, &table);
+            for (mv, n) in &rows {
+                println!("{} {n}", notation::move_text(&pos, *mv));
+            }
+            rows.iter().map(|(_, n)| n).sum()
+        } else {
+            perft::perft_parallel(&pos, args.depth, routes, &table)
+        }
+    });
+    let secs = started.elapsed().as_secs_f64();
+    println!("{total}");
+    eprintln!(
+        "perft {}: {total} leaves in {secs:.3} s ({:.1} M leaves/s)",
+        args.depth,
+        total as f64 / secs.max(1e-9) / 1e6
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -9,8 +9,8 @@ use checkers::formats::board_text::{parse_board, parse_solution};
 use checkers::rules::movegen::legal_moves;
 use checkers::Position;
 
-/// Directory of the public puzzles, next to the worktree.
-const PUZZLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/puzzles-public");
+/// The public puzzles, copied into the repository (tests/data/public/SOURCES.md).
+const PUZZLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/public");
 
 /// The published optimal length of p01..p08 (SOURCES.md, "min plies").
 const MIN_PLIES: [(&str, u32); 8] = [

@@ -348,10 +348,7 @@ fn parse_then_format_round_trips() {
 /// Every public puzzle file (canonical: 8 lines, LF, final newline) round-trips byte for byte.
 #[test]
 fn every_public_puzzle_round_trips() {
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/puzzles-public"
-    ));
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/public"));
     let mut n = 0;
     for entry in std::fs::read_dir(dir).expect("puzzles-public is readable") {
         let path = entry.expect("entry").path();

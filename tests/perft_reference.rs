@@ -14,13 +14,9 @@ use checkers::rules::perft::perft;
 use checkers::{MoveList, Position};
 use reference::{multiset, Board};
 
-/// The public puzzles folder beside the project.
+/// The public puzzles, copied into the repository (tests/data/public/SOURCES.md).
 fn puzzles_dir() -> PathBuf {
-    Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/puzzles-public"
-    ))
-    .to_path_buf()
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/public")).to_path_buf()
 }
 
 fn puzzle(name: &str) -> Position {

@@ -1647,12 +1647,9 @@ fn fifty_move_count_restarts_after_a_crowning() {
     });
 }
 
-/// The public puzzles folder beside the project.
+/// The public puzzles, copied into the repository (tests/data/public/SOURCES.md).
 fn puzzles_dir() -> PathBuf {
-    PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/puzzles-public"
-    ))
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/public"))
 }
 
 /// All the rules together, against independent data: every published solution sequence starts

@@ -11,6 +11,8 @@
 //!   solutions; it shares only the board type with the engine.
 //! - [`formats`]: text in and out: the puzzle board format, standard notation, reading and
 //!   atomically writing files.
+//! - [`play`]: playing whole games under a clock: the player interface, games with their draw
+//!   rules, the playing engine and the built-in opponents.
 //! - [`tools`]: what the command-line front end offers on top: checking a solution
 //!   ([`tools::verify`]) and benchmarking ([`tools::bench`]).
 #![forbid(unsafe_code)]
@@ -18,6 +20,7 @@
 
 pub mod analysis;
 pub mod formats;
+pub mod play;
 pub mod rules;
 pub mod search;
 pub mod tools;

@@ -1,10 +1,12 @@
 //! The rules core: the vocabulary of the game ([`square`], [`bitboard`], [`piece`], [`moves`]),
 //! positions and their hashing ([`position`], [`zobrist`]), move generation ([`movegen`]), game
-//! records with their end-of-game rules ([`game`]) and move-path enumeration ([`perft`]).
+//! records with their end-of-game rules ([`game`]), the path-dependent draw rules of real games
+//! ([`draw`]) and move-path enumeration ([`perft`]).
 //!
 //! Nothing here knows of search, text or files.
 
 pub mod bitboard;
+pub mod draw;
 pub mod game;
 pub mod movegen;
 pub mod moves;

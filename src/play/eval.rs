@@ -1,0 +1,218 @@
+//! The evaluation for whole games, in hundredths of a man, from the side to move's point of view.
+//!
+//! The puzzle solver's evaluation (`search::eval`) only has to steer a proof search in endgames;
+//! a game is mostly won or lost in the opening and middle game, so this one weighs what checkers
+//! players weigh there: material with a king worth more as the board empties, men advancing
+//! (more so late), the back rank kept while the enemy can still crown, the centre, mobility,
+//! men with a free run to the crowning row, trapped kings, and trading down when ahead.
+
+use crate::rules::bitboard::{Bitboard, Direction};
+use crate::rules::piece::Color;
+use crate::rules::position::Position;
+
+/// Value of a man.
+pub const MAN: i32 = 100;
+/// Value of a king when the board is full; it grows as pieces come off (see [`king_value`]).
+pub const KING_FULL: i32 = 130;
+/// Value of a king in a bare ending.
+pub const KING_BARE: i32 = 155;
+
+/// Weights of the positional terms, so they can be tuned and compared in matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Per row a man has advanced, scaled up as the board empties.
+    pub advance: i32,
+    /// Per man on its own back row while the enemy still has men.
+    pub back_rank: i32,
+    /// Per man on the central cells.
+    pub centre_man: i32,
+    /// Per king on the central cells.
+    pub centre_king: i32,
+    /// Per available step.
+    pub mobility: i32,
+    /// For a man with a free path to crowning, minus a part per row still to go.
+    pub runaway: i32,
+    /// Per king with no step.
+    pub trapped_king: i32,
+    /// Bonus per man of material lead, scaled by how few pieces remain.
+    pub trade: i32,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights {
+            advance: 2,
+            back_rank: 8,
+            centre_man: 5,
+            centre_king: 8,
+            mobility: 2,
+            runaway: 40,
+            trapped_king: 20,
+            trade: 12,
+        }
+    }
+}
+
+/// Cells in the middle of the board: rows 3-6 and columns 2-5 of the file.
+const CENTRE: Bitboard = Bitboard(0x0000_3C3C_3C3C_0000);
+
+/// The value of a king with `pieces` on the board: from [`KING_FULL`] at 24 to [`KING_BARE`] at 6
+/// or fewer, because a king's reach matters more the emptier the board.
+#[must_use]
+pub fn king_value(pieces: u32) -> i32 {
+    let gone = 24 - pieces.clamp(6, 24) as i32;
+    KING_FULL + (KING_BARE - KING_FULL) * gone / 18
+}
+
+/// Evaluates `pos` for the side to move with the default weights.
+#[must_use]
+pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, &Weights::default())
+}
+
+/// Evaluates `pos` for the side to move with weights `w`.
+#[must_use]
+pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
+    let us = pos.side_to_move();
+    let them = us.opponent();
+    let pieces = pos.occupied().count();
+    let king = king_value(pieces);
+    let material = |c: Color| {
+        let own = pos.pieces(c);
+        MAN * (own & !pos.kings()).count() as i32 + king * (own & pos.kings()).count() as i32
+    };
+    let (mu, mt) = (material(us), material(them));
+    let mut score = mu - mt;
+    // Trading down when ahead: the same lead counts for more with fewer pieces left.
+    if mu != mt {
+        score += w.trade * (mu - mt) / MAN * 24 / (pieces as i32 + 4);
+    }
+    score += side_terms(pos, us, pieces, w) - side_terms(pos, them, pieces, w);
+    score
+}
+
+/// The forward directions of men of `color`.
+const fn forward(color: Color) -> [Direction; 2] {
+    match color {
+        Color::Red => [Direction::NorthWest, Direction::NorthEast],
+        Color::Black => [Direction::SouthWest, Direction::SouthEast],
+    }
+}
+
+/// Rows a man of `color` on row `row` has advanced from its own back row.
+const fn rows_advanced(color: Color, row: u8) -> i32 {
+    match color {
+        Color::Red => 7 - row as i32,
+        Color::Black => row as i32,
+    }
+}
+
+/// Positional terms of one side.
+fn side_terms(pos: &Position, color: Color, pieces: u32, w: &Weights) -> i32 {
+    let own = pos.pieces(color);
+    let enemy = pos.pieces(color.opponent());
+    let kings = own & pos.kings();
+    let men = own & !pos.kings();
+    let empty = !pos.occupied();
+    let enemy_kings = enemy & pos.kings();
+    let enemy_men = enemy & !pos.kings();
+    let mut v = 0;
+
+    // Advancement grows in weight as the board empties (from 1x at 24 pieces to 4x at 6).
+    let stage = 1 + (24 - pieces.clamp(6, 24) as i32) / 6;
+    let mut advance = 0;
+    for sq in men {
+        advance += rows_advanced(color, sq.row());
+    }
+    v += w.advance * stage * advance;
+
+    if !enemy_men.is_empty() {
+        let back = Position::crowning_row(color.opponent());
+        v += w.back_rank * (men & back).count() as i32;
+    }
+    v += w.centre_man * (men & CENTRE).count() as i32;
+    v += w.centre_king * (kings & CENTRE).count() as i32;
+
+    // Mobility: steps of men forward and of kings in all four directions.
+    let mut steps = 0;
+    for dir in forward(color) {
+        steps += (men.shift(dir) & empty).count() as i32;
+    }
+    let mut king_moves = Bitboard::EMPTY;
+    for dir in Direction::ALL {
+        let to = kings.shift(dir) & empty;
+        steps += to.count() as i32;
+        king_moves |= to.shift(dir.opposite());
+    }
+    v += w.mobility * steps;
+    v -= w.trapped_king * (kings & !king_moves).count() as i32;
+
+    // Runaway men: no enemy king, and no enemy piece in the widening cone in front of the man.
+    if enemy_kings.is_empty() {
+        for sq in men {
+            let mut cone = sq.bit();
+            let mut blocked = false;
+            let to_go = 7 - rows_advanced(color, sq.row());
+            for _ in 0..to_go {
+                let [a, b] = forward(color);
+                let next = cone.shift(a) | cone.shift(b);
+                // Widen by one cell either side, where an enemy could step in to block.
+                let wide = next
+                    | next.shift(Direction::NorthWest).shift(Direction::SouthWest)
+                    | next.shift(Direction::NorthEast).shift(Direction::SouthEast);
+                if !(wide & enemy).is_empty() {
+                    blocked = true;
+                    break;
+                }
+                cone = next;
+            }
+            if !blocked {
+                v += w.runaway - 4 * to_go;
+            }
+        }
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::square::Square;
+
+    fn board(red: &[(u8, u8)], black: &[(u8, u8)], kings: &[(u8, u8)], side: Color) -> Position {
+        let bits = |cells: &[(u8, u8)]| -> Bitboard {
+            cells
+                .iter()
+                .filter_map(|&(r, c)| Square::new(r, c))
+                .collect()
+        };
+        Position::new(bits(red), bits(black), bits(kings), side).unwrap()
+    }
+
+    #[test]
+    fn start_is_balanced() {
+        assert_eq!(evaluate(&Position::start()), 0);
+    }
+
+    #[test]
+    fn colour_symmetric() {
+        // The same position mirrored (rotated 180 degrees, colours swapped) scores the same.
+        let a = board(&[(5, 0), (6, 3)], &[(2, 1)], &[(6, 3)], Color::Red);
+        let b = board(&[(5, 6)], &[(2, 7), (1, 4)], &[(1, 4)], Color::Black);
+        assert_eq!(evaluate(&a), evaluate(&b));
+    }
+
+    #[test]
+    fn more_material_is_better() {
+        let a = board(&[(5, 0), (5, 2)], &[(2, 1)], &[], Color::Red);
+        assert!(evaluate(&a) > 50);
+        assert!(evaluate(&a.with_side_to_move(Color::Black)) < -50);
+    }
+
+    #[test]
+    fn king_value_grows_as_pieces_come_off() {
+        assert_eq!(king_value(24), KING_FULL);
+        assert_eq!(king_value(4), KING_BARE);
+        assert!(king_value(12) > king_value(20));
+    }
+}

@@ -1,0 +1,257 @@
+//! A game in progress: its start, the moves played, and how it ends under its [`DrawRule`].
+//!
+//! Every move is checked against the move generator before it is played, so a [`Game`] only ever
+//! holds legal games; players, match runners and protocol front ends all keep their games here.
+
+use rustc_hash::FxHashMap;
+use thiserror::Error;
+
+use crate::rules::draw::DrawRule;
+use crate::rules::movegen;
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::piece::Color;
+use crate::rules::position::Position;
+
+/// How a game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum GameEnd {
+    /// The side to move had no legal move: `winner` (the other side) won.
+    Win {
+        /// The side that won.
+        winner: Color,
+    },
+    /// The same position (as the draw rule compares them) occurred for the third time.
+    Repetition,
+    /// The draw rule's number of plies passed without progress.
+    QuietMoves,
+}
+
+impl GameEnd {
+    /// The winner, or `None` for a draw.
+    #[must_use]
+    pub const fn winner(self) -> Option<Color> {
+        match self {
+            GameEnd::Win { winner } => Some(winner),
+            GameEnd::Repetition | GameEnd::QuietMoves => None,
+        }
+    }
+}
+
+impl std::fmt::Display for GameEnd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GameEnd::Win { winner } => write!(
+                f,
+                "{} wins: {} has no legal move",
+                winner.name(),
+                winner.opponent().name()
+            ),
+            GameEnd::Repetition => f.write_str("draw by threefold repetition"),
+            GameEnd::QuietMoves => f.write_str("draw: no capture or crowning for too long"),
+        }
+    }
+}
+
+/// Why a move cannot be played.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum GameError {
+    /// The move is not among the legal moves of the current position.
+    #[error("illegal move at ply {ply}: {mv:?} is not legal in this position")]
+    Illegal {
+        /// Plies played before the move.
+        ply: usize,
+        /// The move.
+        mv: Move,
+    },
+    /// The game is already over.
+    #[error("the game is over ({0})")]
+    Over(GameEnd),
+}
+
+/// A game: the start position, the moves played, and the counters of its draw rule.
+#[derive(Clone, Debug)]
+pub struct Game {
+    rule: DrawRule,
+    positions: Vec<Position>,
+    moves: Vec<Move>,
+    /// Quiet plies before the current position, one entry per position.
+    quiet: Vec<u32>,
+    /// Occurrences of each position, keyed as the draw rule compares positions.
+    seen: FxHashMap<Position, u8>,
+}
+
+impl Game {
+    /// A new game from `start` under `rule`.
+    #[must_use]
+    pub fn new(start: Position, rule: DrawRule) -> Game {
+        Game::resumed(start, rule, 0)
+    }
+
+    /// A game joined in progress at `start`, where `quiet_plies` plies without progress have
+    /// already been played (as a protocol may report; earlier positions are unknown).
+    #[must_use]
+    pub fn resumed(start: Position, rule: DrawRule, quiet_plies: u32) -> Game {
+        let mut seen = FxHashMap::default();
+        seen.insert(rule.repetition_key(&start), 1);
+        Game {
+            rule,
+            positions: vec![start],
+            moves: Vec::new(),
+            quiet: vec![quiet_plies],
+            seen,
+        }
+    }
+
+    /// The standard game from the start position.
+    #[must_use]
+    pub fn standard(rule: DrawRule) -> Game {
+        Game::new(Position::start(), rule)
+    }
+
+    /// A game from `start` with `moves` played, each checked.
+    pub fn from_moves(start: Position, rule: DrawRule, moves: &[Move]) -> Result<Game, GameError> {
+        let mut game = Game::new(start, rule);
+        for &mv in moves {
+            game.play(mv)?;
+        }
+        Ok(game)
+    }
+
+    /// The draw rule.
+    #[must_use]
+    pub const fn draw_rule(&self) -> DrawRule {
+        self.rule
+    }
+
+    /// The position the game started from.
+    #[must_use]
+    pub fn start(&self) -> &Position {
+        &self.positions[0]
+    }
+
+    /// The position now on the board.
+    #[must_use]
+    pub fn current(&self) -> &Position {
+        &self.positions[self.positions.len() - 1]
+    }
+
+    /// Every position of the game, the start first and the current one last.
+    #[must_use]
+    pub fn positions(&self) -> &[Position] {
+        &self.positions
+    }
+
+    /// The moves played, in order (`moves()[i]` leads from `positions()[i]` to `positions()[i+1]`).
+    #[must_use]
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Plies played since the start.
+    #[must_use]
+    pub fn ply(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Plies played without progress (as the draw rule counts it) up to the current position.
+    #[must_use]
+    pub fn quiet_plies(&self) -> u32 {
+        self.quiet[self.quiet.len() - 1]
+    }
+
+    /// How often `pos` has occurred in this game, compared as the draw rule compares positions.
+    #[must_use]
+    pub fn occurrences(&self, pos: &Position) -> u8 {
+        self.seen
+            .get(&self.rule.repetition_key(pos))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The legal moves of the current position.
+    #[must_use]
+    pub fn legal_moves(&self) -> MoveList {
+        movegen::legal_moves(self.current())
+    }
+
+    /// Plays `mv` after checking that the game is not over and that the move is legal.
+    pub fn play(&mut self, mv: Move) -> Result<(), GameError> {
+        if let Some(end) = self.outcome() {
+            return Err(GameError::Over(end));
+        }
+        let pos = *self.current();
+        if !movegen::legal_moves(&pos).contains(&mv) {
+            return Err(GameError::Illegal {
+                ply: self.ply(),
+                mv,
+            });
+        }
+        let quiet = if self.rule.is_progress(&pos, mv) {
+            0
+        } else {
+            self.quiet_plies().saturating_add(1)
+        };
+        let next = pos.play(mv);
+        *self
+            .seen
+            .entry(self.rule.repetition_key(&next))
+            .or_insert(0) += 1;
+        self.positions.push(next);
+        self.moves.push(mv);
+        self.quiet.push(quiet);
+        Ok(())
+    }
+
+    /// Takes back the last move, if any.
+    pub fn undo(&mut self) -> Option<Move> {
+        let mv = self.moves.pop()?;
+        let pos = self.positions.pop()?;
+        self.quiet.pop();
+        let key = self.rule.repetition_key(&pos);
+        if let Some(n) = self.seen.get_mut(&key) {
+            *n -= 1;
+            if *n == 0 {
+                self.seen.remove(&key);
+            }
+        }
+        Some(mv)
+    }
+
+    /// Whether the game is over, and how: no legal move first (a loss), then the third
+    /// occurrence of a position, then the quiet-move limit of the draw rule.
+    #[must_use]
+    pub fn outcome(&self) -> Option<GameEnd> {
+        let pos = self.current();
+        if movegen::legal_moves(pos).is_empty() {
+            return Some(GameEnd::Win {
+                winner: pos.side_to_move().opponent(),
+            });
+        }
+        if self.occurrences(pos) >= 3 {
+            return Some(GameEnd::Repetition);
+        }
+        if self
+            .rule
+            .quiet_limit()
+            .is_some_and(|limit| self.quiet_plies() >= limit)
+        {
+            return Some(GameEnd::QuietMoves);
+        }
+        None
+    }
+
+    /// The positions since the last progress, oldest first, ending with the current one: the
+    /// only ones a later position can repeat under the quiet-move counting. (Under
+    /// [`DrawRule::None`] crowning and capture are still irreversible, so the same holds.)
+    #[must_use]
+    pub fn reversible_tail(&self) -> &[Position] {
+        let n = self.positions.len();
+        let mut first = n - 1;
+        while first > 0 && self.quiet[first] > 0 {
+            first -= 1;
+        }
+        // quiet[first] == 0: the position after the last progress (or the start); a position
+        // joined in progress with a non-zero count has no earlier positions anyway.
+        &self.positions[first..]
+    }
+}

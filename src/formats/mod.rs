@@ -3,7 +3,9 @@
 //! reading puzzles and writing outputs ([`files`]).
 
 pub mod board_text;
+pub mod export;
 pub mod fen;
 pub mod files;
+pub mod input;
 pub mod notation;
 pub mod pdn;

@@ -83,9 +83,10 @@ impl ReadError {
     }
 }
 
-/// The format of a text, from its first non-blank characters: `[`, `{` or a digit start a PDN; a
-/// side letter followed by `:` starts a FEN; anything else (including bytes that are not text)
-/// is read as a board, whose parser explains what is wrong.
+/// The format of a text, from its first non-blank characters: `[` or `{` start a PDN, and so does
+/// a first word that is a move number (`1.`, `1...`) or a move (`22-18`); a side letter followed
+/// by `:` starts a FEN; anything else (including bytes that are not text) is read as a board,
+/// whose parser explains what is wrong.
 #[must_use]
 pub fn detect(bytes: &[u8]) -> Format {
     let Ok(text) = std::str::from_utf8(bytes) else {
@@ -95,7 +96,14 @@ pub fn detect(bytes: &[u8]) -> Format {
     let mut chars = trimmed.chars();
     match chars.next() {
         Some('[' | '{') => Format::Pdn,
-        Some(c) if c.is_ascii_digit() => Format::Pdn,
+        Some(c) if c.is_ascii_digit() => {
+            let word = trimmed.split_whitespace().next().unwrap_or("");
+            if starts_movetext(word) {
+                Format::Pdn
+            } else {
+                Format::Board
+            }
+        }
         Some('"' | 'W' | 'w' | 'B' | 'b') => {
             let rest = chars
                 .as_str()
@@ -107,6 +115,20 @@ pub fn detect(bytes: &[u8]) -> Format {
             }
         }
         _ => Format::Board,
+    }
+}
+
+/// Whether `word` is a PDN move number (`12.`, `12...`, possibly glued to a move) or a move.
+fn starts_movetext(word: &str) -> bool {
+    let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = &word[digits..];
+    let dots = rest.bytes().take_while(|&b| b == b'.').count();
+    let is_move =
+        |w: &str| crate::formats::notation::parse_path(w.trim_end_matches(['!', '?'])).is_some();
+    match dots {
+        1 | 3 => rest[dots..].is_empty() || is_move(&rest[dots..]),
+        0 => is_move(word),
+        _ => false,
     }
 }
 
@@ -222,6 +244,11 @@ mod tests {
         assert_eq!(detect(b"\"W:W21:B1\"\n"), Format::Fen);
         assert_eq!(detect(b"[Event \"x\"]\n"), Format::Pdn);
         assert_eq!(detect(b"1. 22-18 *\n"), Format::Pdn);
+        assert_eq!(detect(b"22-18 11-15 *\n"), Format::Pdn);
+        assert_eq!(detect(b"1......."), Format::Board);
+        assert_eq!(detect(b"12345678\n"), Format::Board);
+        assert_eq!(detect(b"1...rrbb\n"), Format::Board);
+        assert_eq!(detect(b"1...22-18\n"), Format::Pdn);
         assert_eq!(detect(b"\xff\xfe"), Format::Board);
     }
 

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Args;
 
-use checkers::formats::{files, notation};
+use checkers::formats::{input, notation};
 use checkers::rules::movegen::Routes;
 use checkers::rules::perft;
 use checkers::Position;
@@ -18,9 +18,14 @@ pub struct PerftArgs {
     #[arg(value_parser = clap::value_parser!(u32).range(0..=30))]
     pub depth: u32,
 
-    /// Start from this puzzle (red to move) instead of the standard start position.
+    /// Start from this position instead of the standard start position: a board, a FEN or a
+    /// PDN game (either side to move).
     #[arg(long, value_name = "FILE")]
     pub inputfile: Option<PathBuf>,
+
+    /// Start from this FEN, e.g. `B:W21-32:B1-12` (either side to move).
+    #[arg(long, value_name = "FEN", conflicts_with = "inputfile")]
+    pub fen: Option<String>,
 
     /// Print the count under each first move.
     #[arg(long)]
@@ -42,9 +47,10 @@ pub struct PerftArgs {
 
 /// Runs perft.
 pub fn run(args: &PerftArgs) -> Result<ExitCode> {
-    let pos = match &args.inputfile {
-        Some(path) => files::read_puzzle(path)?,
-        None => Position::start(),
+    let pos = match (&args.inputfile, &args.fen) {
+        (Some(path), _) => input::read_position(path, None)?,
+        (None, Some(fen)) => input::fen_position(fen)?,
+        (None, None) => Position::start(),
     };
     let routes = if args.distinct {
         Routes::Distinct

@@ -7,17 +7,32 @@ use std::time::Duration;
 use anyhow::Result;
 use clap::Args;
 
-use checkers::formats::board_text::format_solution;
-use checkers::formats::files;
+use checkers::formats::export::{self, OutputFormat};
+use checkers::formats::{files, input};
 use checkers::rules::game::Outcome;
 use checkers::search::solve::{self, Solution, SolveOptions};
 
 /// Options of the solver.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// Puzzle file: 8 lines of 8 characters from `.rRbB`, red to move.
-    #[arg(long, value_name = "FILE", required = true)]
+    /// Puzzle file: 8 lines of 8 characters from `.rRbB`, red to move; or a FEN, or a PDN game
+    /// (the position after its moves), told apart by their content.
+    #[arg(long, value_name = "FILE", required_unless_present = "fen")]
     pub inputfile: Option<PathBuf>,
+
+    /// The puzzle as a FEN instead of a file, e.g. `W:WK19,K23:BK28,12` (W: red to move).
+    #[arg(long, value_name = "FEN", conflicts_with = "inputfile")]
+    pub fen: Option<String>,
+
+    /// Which game of a PDN file holding several, from 1.
+    #[arg(long, value_name = "N", requires = "inputfile",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub game: Option<u32>,
+
+    /// Format of the solution: the states as board text (default), a PDN game with the value of
+    /// each move, or one FEN per state.
+    #[arg(long, value_enum, default_value_t = FormatArg::Text)]
+    pub format: FormatArg,
 
     /// Where to write the solution: every state of the game, one empty line between states.
     /// Written atomically; left untouched on any error.
@@ -30,6 +45,27 @@ pub struct SolveArgs {
     /// Print nothing on stderr but errors (no warnings, no summary line).
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+/// The solution formats, as written on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatArg {
+    /// Every state as 8 rows of `.rRbB`, one empty line between states.
+    Text,
+    /// A PDN game: setup tags, moves in standard notation, values as comments, result.
+    Pdn,
+    /// One FEN per state.
+    Fen,
+}
+
+impl From<FormatArg> for OutputFormat {
+    fn from(f: FormatArg) -> OutputFormat {
+        match f {
+            FormatArg::Text => OutputFormat::Text,
+            FormatArg::Pdn => OutputFormat::Pdn,
+            FormatArg::Fen => OutputFormat::Fen,
+        }
+    }
 }
 
 /// Search settings shared by the solver and the benchmark.
@@ -109,17 +145,34 @@ pub fn solve_options(engine: &EngineArgs) -> SolveOptions {
 
 /// Solves the puzzle and writes the solution.
 pub fn run(args: &SolveArgs) -> Result<ExitCode> {
-    let (Some(input), Some(output)) = (&args.inputfile, &args.outputfile) else {
-        anyhow::bail!("--inputfile and --outputfile are required");
+    let Some(output) = &args.outputfile else {
+        anyhow::bail!("--outputfile is required");
     };
-    let puzzle = files::read_puzzle(input)?;
+    let (puzzle, name) = match (&args.inputfile, &args.fen) {
+        (Some(input), _) => (
+            input::read_puzzle(input, args.game.map(|g| g as usize))?,
+            input.display().to_string(),
+        ),
+        (None, Some(fen)) => (input::fen_puzzle(fen)?, "--fen".to_string()),
+        (None, None) => anyhow::bail!("--inputfile or --fen is required"),
+    };
+    let format = OutputFormat::from(args.format);
+    if format != OutputFormat::Text {
+        input::require_standard(&puzzle, &name)?;
+    }
     if !args.quiet {
         for warning in puzzle.setup_warnings() {
-            eprintln!("checkers: warning: {}: {warning}", input.display());
+            eprintln!("checkers: warning: {name}: {warning}");
         }
     }
     let solution = solve::solve(puzzle, &solve_options(&args.engine));
-    files::write_atomic(output, &format_solution(&solution.states))?;
+    let event = args
+        .inputfile
+        .as_ref()
+        .and_then(|p| p.file_stem())
+        .map_or("puzzle".to_string(), |s| s.to_string_lossy().into_owned());
+    let text = export::write_solution(&solution, format, &event)?;
+    files::write_atomic(output, &text)?;
     if !args.quiet {
         eprintln!("{}", summary(&solution));
     }

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use crate::formats::board_text::{self, BoardError};
+use crate::formats::input::{self, ReadError};
 use crate::rules::position::Position;
 
 /// Largest file read as a puzzle or solution; anything bigger is not one.
@@ -48,6 +49,14 @@ pub enum InputError {
         /// Where and what.
         error: BoardError,
     },
+    /// The text is a FEN or PDN that cannot be used (see [`input`]).
+    #[error("{path}:{error}")]
+    Notation {
+        /// The file.
+        path: PathBuf,
+        /// Where and what.
+        error: ReadError,
+    },
 }
 
 impl InputError {
@@ -56,6 +65,7 @@ impl InputError {
     pub fn location(&self) -> Option<(usize, usize)> {
         match self {
             InputError::Board { error, .. } => Some((error.line, error.column)),
+            InputError::Notation { error, .. } => error.location(),
             _ => None,
         }
     }
@@ -97,13 +107,9 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, InputError> {
     Ok(bytes)
 }
 
-/// Reads and parses a puzzle file (red to move).
+/// Reads and parses a puzzle file (red to move): a board, a FEN or a one-game PDN.
 pub fn read_puzzle(path: &Path) -> Result<Position, InputError> {
-    let bytes = read_bytes(path)?;
-    board_text::parse_board(&bytes).map_err(|error| InputError::Board {
-        path: path.to_path_buf(),
-        error,
-    })
+    input::read_puzzle(path, None)
 }
 
 /// Reads and parses a solution file (a sequence of boards).

@@ -1,0 +1,311 @@
+//! FEN and PDN against the shipped files: every puzzle round-trips board text -> FEN -> board
+//! text, every expected solution round-trips through PDN unchanged, the classic First Position is
+//! solved from its FEN exactly as from its board, and bad FEN and PDN inputs are rejected with
+//! their line and column and exit code 2.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+use checkers::formats::board_text::{format_board, format_solution, parse_board, parse_solution};
+use checkers::formats::fen::{self, NotStandard};
+use checkers::formats::input::{self, Format};
+use checkers::formats::pdn::{self, Game};
+use checkers::rules::movegen::legal_moves;
+use checkers::{Bitboard, Color, Position};
+
+fn manifest() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn checkers() -> Command {
+    Command::cargo_bin("checkers").expect("binary is built")
+}
+
+/// The `.txt` files of a folder of the crate, sorted, whose name passes `keep`.
+fn files_in(folder: &str, keep: impl Fn(&str) -> bool) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = fs::read_dir(manifest().join(folder))
+        .expect("folder exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "txt")
+                && p.file_name().and_then(|n| n.to_str()).is_some_and(&keep)
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// Every shipped puzzle: `puzzles/` and the public puzzles kept for the tests.
+fn puzzles() -> Vec<PathBuf> {
+    let mut v = files_in("puzzles", |_| true);
+    v.extend(files_in("tests/data/public", |n| !n.contains("expected")));
+    v
+}
+
+/// Every expected solution: `expected/`, `expected/course/` and the public ones.
+fn solutions() -> Vec<PathBuf> {
+    let mut v = files_in("expected", |_| true);
+    v.extend(files_in("expected/course", |_| true));
+    v.extend(files_in("tests/data/public", |n| {
+        n.ends_with(".expected.txt") || n.ends_with(".expected-next.txt")
+    }));
+    v
+}
+
+fn has_light_pieces(pos: &Position) -> bool {
+    !(pos.occupied() & !Bitboard::DARK).is_empty()
+}
+
+#[test]
+fn every_puzzle_round_trips_through_fen() {
+    let all = puzzles();
+    assert!(all.len() >= 60, "shipped puzzles went missing");
+    let mut light = 0;
+    for path in all {
+        let bytes = fs::read(&path).expect("readable");
+        let board = parse_board(&bytes).expect("shipped puzzles parse");
+        match fen::write(&board) {
+            Ok(text) => {
+                assert_eq!(input::detect(text.as_bytes()), Format::Fen);
+                let back = fen::parse(&text).expect("our FEN parses");
+                assert_eq!(back, board, "{}", path.display());
+                // Byte for byte: the file is the canonical board text.
+                let canonical = String::from_utf8_lossy(&bytes).replace("\r\n", "\n");
+                assert_eq!(format_board(&back), canonical, "{}", path.display());
+            }
+            Err(NotStandard { square }) => {
+                light += 1;
+                assert!(has_light_pieces(&board), "{}", path.display());
+                assert!(!square.is_dark());
+            }
+        }
+    }
+    // p07 and the light-cell puzzle put pieces on light cells: they have no FEN.
+    assert!(
+        light >= 2,
+        "light-cell puzzles are expected among the shipped ones"
+    );
+}
+
+#[test]
+fn every_expected_solution_round_trips_through_pdn() {
+    let all = solutions();
+    assert!(all.len() >= 25, "expected solutions went missing");
+    for path in all {
+        let bytes = fs::read(&path).expect("readable");
+        let states = parse_solution(&bytes).expect("expected solutions parse");
+        let game = Game::from_states(&states).expect("expected solutions are games");
+        match pdn::write_game(&game) {
+            Ok(text) => {
+                let games = pdn::parse_games(&text).expect("our PDN parses");
+                assert_eq!(games.len(), 1);
+                assert_eq!(games[0], game, "{}", path.display());
+                // Every move, replayed from the FEN setup, was checked by the reader against the
+                // generator; the positions are the solution's states, byte for byte (the course's
+                // own files lack the final newline).
+                assert_eq!(games[0].positions(), states);
+                let back = format_solution(&games[0].positions());
+                let file = String::from_utf8_lossy(&bytes).replace("\r\n", "\n");
+                assert_eq!(back.trim_end(), file.trim_end(), "{}", path.display());
+                // And each move of the text is one of the generator's moves where it is played.
+                for (pos, mv) in games[0].positions().iter().zip(&games[0].moves) {
+                    assert!(legal_moves(pos).contains(mv));
+                }
+            }
+            Err(_) => assert!(has_light_pieces(&states[0]), "{}", path.display()),
+        }
+    }
+}
+
+#[test]
+fn pdn_output_of_the_solver_reads_back_with_values() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let puzzle = manifest().join("puzzles/p03.txt");
+    let out = dir.path().join("p03.pdn");
+    checkers()
+        .args(["--format", "pdn", "-q", "--inputfile"])
+        .arg(&puzzle)
+        .arg("--outputfile")
+        .arg(&out)
+        .assert()
+        .success();
+    let text = fs::read_to_string(&out).expect("written");
+    assert!(text.contains("[SetUp \"1\"]\n[FEN \"W:"), "{text}");
+    assert!(text.contains("[Event \"p03\"]"), "{text}");
+    let games = pdn::parse_games(&text).expect("parses");
+    let expected = parse_solution(&fs::read(manifest().join("expected/p03.txt")).expect("exists"))
+        .expect("parses");
+    assert_eq!(games[0].positions(), expected);
+    let n = games[0].moves.len() as u32;
+    // p03 is proven: every move carries its value, counting down to the end.
+    for (k, comment) in games[0].comments.iter().enumerate() {
+        let left = n - k as u32 - 1;
+        let want = match left {
+            0 => "red has won".to_string(),
+            1 => "red wins in 1 ply".to_string(),
+            l => format!("red wins in {l} plies"),
+        };
+        assert_eq!(comment.as_deref(), Some(want.as_str()));
+    }
+    assert!(text.trim_end().ends_with("1-0"));
+
+    // FEN output: one line per state.
+    let fens = dir.path().join("p03.fen");
+    checkers()
+        .args(["--format", "fen", "-q", "--inputfile"])
+        .arg(&puzzle)
+        .arg("--outputfile")
+        .arg(&fens)
+        .assert()
+        .success();
+    let lines: Vec<Position> = fs::read_to_string(&fens)
+        .expect("written")
+        .lines()
+        .map(|l| fen::parse(l).expect("each line is a FEN"))
+        .collect();
+    assert_eq!(lines, expected);
+}
+
+#[test]
+fn light_cells_have_no_pdn_and_nothing_is_written() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out.pdn");
+    checkers()
+        .args(["--format", "pdn", "--inputfile"])
+        .arg(manifest().join("puzzles/p07.txt"))
+        .arg("--outputfile")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("light cell").and(predicate::str::contains("p07")));
+    assert!(!out.exists());
+}
+
+/// First Position (Payne 1756, the standard 2 kings against king and man ending), white = red to
+/// move; on the board, red kings on 19 and 23, black king on 28 and man on 12.
+const FIRST_POSITION: &str = "W:WK19,K23:BK28,12";
+
+fn solve(args: &[&str], input: Option<&Path>, out: &Path) -> Vec<u8> {
+    let mut cmd = checkers();
+    cmd.args(args).arg("-q").arg("--outputfile").arg(out);
+    if let Some(input) = input {
+        cmd.arg("--inputfile").arg(input);
+    }
+    cmd.assert().success();
+    fs::read(out).expect("solution written")
+}
+
+#[test]
+fn first_position_from_fen_is_solved_like_from_its_board() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pos = fen::parse(FIRST_POSITION).expect("parses");
+    assert_eq!(pos.side_to_move(), Color::Red);
+    // The same position as board text, written by hand from the numbering of the contract.
+    let board = "........\n\
+                 ........\n\
+                 .......b\n\
+                 ........\n\
+                 .....R..\n\
+                 ....R...\n\
+                 .......B\n\
+                 ........\n";
+    let board = board.replace(' ', "");
+    assert_eq!(parse_board(board.as_bytes()), Ok(pos));
+    let board_file = dir.path().join("first.txt");
+    fs::write(&board_file, &board).expect("write");
+    let fen_file = dir.path().join("first.fen");
+    fs::write(&fen_file, format!("{FIRST_POSITION}\n")).expect("write");
+    let pdn_file = dir.path().join("first.pdn");
+    fs::write(
+        &pdn_file,
+        format!("[Event \"First Position\"]\n[SetUp \"1\"]\n[FEN \"{FIRST_POSITION}\"]\n*\n"),
+    )
+    .expect("write");
+
+    let from_board = solve(&[], Some(&board_file), &dir.path().join("a.txt"));
+    let from_fen = solve(&["--fen", FIRST_POSITION], None, &dir.path().join("b.txt"));
+    assert_eq!(from_fen, from_board);
+    // Files in the other formats give the same puzzle (the solver is deterministic from it).
+    for file in [&fen_file, &pdn_file] {
+        let read = input::read_puzzle(file, None).expect("reads");
+        assert_eq!(read, pos, "{}", file.display());
+    }
+    let states = parse_solution(&from_board).expect("parses");
+    let game = Game::from_states(&states).expect("a game");
+    assert!(
+        legal_moves(&game.end()).is_empty() && game.end().side_to_move() == Color::Black,
+        "First Position is a win for white (red)"
+    );
+}
+
+#[test]
+fn black_to_move_is_refused_by_the_solver_but_not_by_perft() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out.txt");
+    checkers()
+        .args(["--fen", "B:WK19,K23:BK28,12", "--outputfile"])
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--fen:1:1: black is to move"));
+    assert!(!out.exists());
+    let fen_file = dir.path().join("start.fen");
+    fs::write(&fen_file, "B:W21-32:B1-12\n").expect("write");
+    checkers()
+        .args(["perft", "3", "--inputfile"])
+        .arg(&fen_file)
+        .assert()
+        .success()
+        .stdout("302\n");
+}
+
+#[test]
+fn bad_fen_and_pdn_files_name_line_and_column() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cases: [(&str, &str); 6] = [
+        ("W:W21,K33:B1\n", ":1:8: square 33 does not exist"),
+        ("\nW:W21;B1\n", ":2:6: found \";B1\"; expected ':'"),
+        (
+            "[FEN \"W:W22:B18\"]\n1. 22-17 *\n",
+            ":2:4: move 22-17: not a legal move",
+        ),
+        ("[FEN \"W:W22:Bx\"]\n", ":1:14: in the FEN tag"),
+        (
+            "[Event \"a\"]\n[FEN \"W:W22:B1\"]\n1. 22-18 {never closed\n",
+            ":3:10: this comment is never closed",
+        ),
+        (
+            "[FEN \"W:W22:B1\"]\n*\n[FEN \"W:W23:B1\"]\n*\n",
+            ": the file holds 2 games; choose one with --game N",
+        ),
+    ];
+    for (i, (text, message)) in cases.iter().enumerate() {
+        let input = dir.path().join(format!("bad{i}.txt"));
+        fs::write(&input, text).expect("write");
+        let out = dir.path().join("out.txt");
+        checkers()
+            .arg("--inputfile")
+            .arg(&input)
+            .arg("--outputfile")
+            .arg(&out)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!("bad{i}.txt{message}")));
+        assert!(!out.exists());
+    }
+    // --game picks one of several.
+    let two = dir.path().join("bad5.txt");
+    let out = dir.path().join("two.txt");
+    checkers()
+        .args(["-q", "--game", "2", "--inputfile"])
+        .arg(&two)
+        .arg("--outputfile")
+        .arg(&out)
+        .assert()
+        .success();
+    let states = parse_solution(&fs::read(&out).expect("written")).expect("parses");
+    assert_eq!(states[0], fen::parse("W:W23:B1").expect("parses"));
+}

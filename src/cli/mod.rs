@@ -6,6 +6,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod memory;
+pub mod output;
 mod perft;
 mod solve;
 mod verify;

@@ -11,6 +11,8 @@ use checkers::rules::movegen::Routes;
 use checkers::rules::perft;
 use checkers::Position;
 
+use super::{memory, output};
+
 /// Arguments of `perft`.
 #[derive(Debug, Args)]
 pub struct PerftArgs {
@@ -61,12 +63,13 @@ pub fn run(args: &PerftArgs) -> Result<ExitCode> {
         .num_threads(args.threads.map_or(0, |t| t as usize))
         .build()?;
     let started = std::time::Instant::now();
-    let table = perft::PerftTable::new(usize::try_from(args.hash_mb)?);
+    let table = table(args.hash_mb)?;
+    let mut out = String::new();
     let total = pool.install(|| {
         if args.divide {
             let rows = perft::divide(&pos, args.depth, routes, &table);
             for (mv, n) in &rows {
-                println!("{} {n}", notation::move_text(&pos, *mv));
+                out.push_str(&format!("{} {n}\n", notation::move_text(&pos, *mv)));
             }
             rows.iter().map(|(_, n)| n).sum()
         } else {
@@ -74,11 +77,53 @@ pub fn run(args: &PerftArgs) -> Result<ExitCode> {
         }
     });
     let secs = started.elapsed().as_secs_f64();
-    println!("{total}");
-    eprintln!(
+    out.push_str(&format!("{total}\n"));
+    output::print(&out)?;
+    output::eprintln(&format!(
         "perft {}: {total} leaves in {secs:.3} s ({:.1} M leaves/s)",
         args.depth,
         total as f64 / secs.max(1e-9) / 1e6
-    );
+    ))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The table of `--hash-mb` MiB. A size beyond the memory the system has available is refused
+/// with a message (exit 2) rather than pushing the machine into swap; a size the allocator
+/// still refuses is halved until it is had, with one warning.
+fn table(megabytes: u64) -> Result<perft::PerftTable> {
+    let wanted = usize::try_from(megabytes).unwrap_or(usize::MAX);
+    let bytes = perft::PerftTable::bytes_for(wanted) as u64;
+    if let Some(available) = memory::available_bytes() {
+        if bytes > available {
+            return Err(output::BadInput(format!(
+                "--hash-mb {megabytes}: a table of {} MiB does not fit in the {} MiB of memory \
+                 available; ask for less",
+                memory::mib(bytes),
+                memory::mib(available)
+            ))
+            .into());
+        }
+    }
+    let mut size = wanted;
+    loop {
+        match perft::PerftTable::try_new(size) {
+            Ok(table) => {
+                if size != wanted {
+                    output::eprintln(&format!(
+                        "checkers: warning: --hash-mb {megabytes}: the memory could not be had; \
+                         using a table of {size} MiB"
+                    ))?;
+                }
+                return Ok(table);
+            }
+            Err(_) if size > 1 => size /= 2,
+            Err(_) => {
+                output::eprintln(&format!(
+                    "checkers: warning: --hash-mb {megabytes}: the memory could not be had; \
+                     counting without a table"
+                ))?;
+                return Ok(perft::PerftTable::empty());
+            }
+        }
+    }
 }

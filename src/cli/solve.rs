@@ -11,12 +11,15 @@ use checkers::formats::export::{self, OutputFormat};
 use checkers::formats::{files, input};
 use checkers::rules::game::Outcome;
 use checkers::search::solve::{self, Solution, SolveOptions};
+use checkers::{Color, SetupWarning};
+
+use super::output;
 
 /// Options of the solver.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     /// Puzzle file: 8 lines of 8 characters from `.rRbB`, red to move; or a FEN, or a PDN game
-    /// (the position after its moves), told apart by their content.
+    /// (the position after its moves), told apart by their content; `-` reads standard input.
     #[arg(long, value_name = "FILE", required_unless_present = "fen")]
     pub inputfile: Option<PathBuf>,
 
@@ -34,8 +37,13 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = FormatArg::Text)]
     pub format: FormatArg,
 
-    /// Where to write the solution: every state of the game, one empty line between states.
-    /// Written atomically; left untouched on any error.
+    /// Where to write the solution: every state of the game, one empty line between states
+    /// (`-`: standard output).
+    ///
+    /// A regular file is replaced atomically, keeping its permissions (a new one gets 0666 less
+    /// the umask), and is left untouched on any error; a symbolic link's target is replaced.
+    /// Devices and fifos (`/dev/null`, `/dev/stdout`) are written directly. A file in a
+    /// read-only folder is rewritten in place, the only way to update it.
     #[arg(long, value_name = "FILE", required = true)]
     pub outputfile: Option<PathBuf>,
 
@@ -151,7 +159,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     let (puzzle, name) = match (&args.inputfile, &args.fen) {
         (Some(input), _) => (
             input::read_puzzle(input, args.game.map(|g| g as usize))?,
-            input.display().to_string(),
+            files::input_name(input).display().to_string(),
         ),
         (None, Some(fen)) => (input::fen_puzzle(fen)?, "--fen".to_string()),
         (None, None) => anyhow::bail!("--inputfile or --fen is required"),
@@ -161,8 +169,8 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         input::require_standard(&puzzle, &name)?;
     }
     if !args.quiet {
-        for warning in puzzle.setup_warnings() {
-            eprintln!("checkers: warning: {name}: {warning}");
+        for warning in warning_lines(&puzzle.setup_warnings()) {
+            output::eprintln(&format!("checkers: warning: {name}: {warning}"))?;
         }
     }
     let solution = solve::solve(puzzle, &solve_options(&args.engine));
@@ -172,11 +180,50 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         .and_then(|p| p.file_stem())
         .map_or("puzzle".to_string(), |s| s.to_string_lossy().into_owned());
     let text = export::write_solution(&solution, format, &event)?;
-    files::write_atomic(output, &text)?;
+    files::write_output(output, text.as_bytes())?;
     if !args.quiet {
-        eprintln!("{}", summary(&solution));
+        output::eprintln(&summary(&solution))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One line per kind of warning: the men standing on their crowning row are listed together,
+/// one line per side, instead of one line per man.
+fn warning_lines(warnings: &[SetupWarning]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for color in [Color::Red, Color::Black] {
+        let squares: Vec<String> = warnings
+            .iter()
+            .filter_map(|w| match w {
+                SetupWarning::ManOnCrowningRow { color: c, square } if *c == color => {
+                    Some(square.to_string())
+                }
+                _ => None,
+            })
+            .collect();
+        if squares.len() > 1 {
+            lines.push(format!(
+                "{} {} men stand on their crowning row ({}); they stay men and cannot move",
+                squares.len(),
+                color.name(),
+                squares.join(", ")
+            ));
+        }
+    }
+    let grouped = |w: &SetupWarning| match w {
+        SetupWarning::ManOnCrowningRow { color, .. } => warnings
+            .iter()
+            .filter(|o| matches!(o, SetupWarning::ManOnCrowningRow { color: c, .. } if c == color))
+            .count()
+            > 1,
+        _ => false,
+    };
+    let single: Vec<String> = warnings
+        .iter()
+        .filter(|w| !grouped(w))
+        .map(ToString::to_string)
+        .collect();
+    single.into_iter().chain(lines).collect()
 }
 
 /// The one-line report of a solved game.
@@ -202,11 +249,65 @@ fn summary(s: &Solution) -> String {
         )
     };
     format!(
-        "{result} after {} moves ({proof}); {} states; {:.3} s; {} nodes; table hit rate {:.0}%{databases}",
-        s.moves(),
+        "{result} after {} ({proof}); {} states; {:.3} s; {} nodes; table hit rate {:.0}%{databases}",
+        plural(s.moves(), "move"),
         s.states.len(),
         s.elapsed.as_secs_f64(),
         s.stats.nodes,
         100.0 * s.tt_hit_rate
     )
+}
+
+/// `n` and the noun, plural unless `n` is 1: "1 move", "7 moves".
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("{n} {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use checkers::Square;
+
+    #[test]
+    fn men_on_their_crowning_row_make_one_line_per_side() {
+        let at = |row, col| Square::new(row, col).expect("square");
+        let warnings = [
+            SetupWarning::ManOnCrowningRow {
+                color: Color::Red,
+                square: at(0, 1),
+            },
+            SetupWarning::ManOnCrowningRow {
+                color: Color::Red,
+                square: at(0, 3),
+            },
+            SetupWarning::ManOnCrowningRow {
+                color: Color::Black,
+                square: at(7, 0),
+            },
+            SetupWarning::TooManyPieces {
+                color: Color::Red,
+                count: 13,
+            },
+        ];
+        let lines = warning_lines(&warnings);
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert!(lines[0].starts_with("a black man stands on its crowning row at row 8 col 1"));
+        assert!(lines[1].starts_with("red has 13 pieces"));
+        assert_eq!(
+            lines[2],
+            "2 red men stand on their crowning row (row 1 col 2, row 1 col 4); they stay men and \
+             cannot move"
+        );
+    }
+
+    #[test]
+    fn one_move_is_singular() {
+        assert_eq!(plural(1, "move"), "1 move");
+        assert_eq!(plural(0, "move"), "0 moves");
+        assert_eq!(plural(7, "move"), "7 moves");
+    }
 }

@@ -8,6 +8,8 @@ use clap::Args;
 
 use checkers::formats::files;
 
+use super::output;
+
 /// Arguments of `verify`.
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
@@ -34,7 +36,7 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode> {
         .map(files::read_solution)
         .transpose()?;
     let verdict = checkers::tools::verify::verify(&puzzle, &states, expected.as_deref());
-    println!("{verdict}");
+    output::println(&verdict.to_string())?;
     Ok(if verdict.passed() {
         ExitCode::SUCCESS
     } else {

@@ -178,11 +178,11 @@ pub fn parse_puzzle(bytes: &[u8], game: Option<usize>) -> Result<Position, ReadE
 fn in_file(path: &Path, error: ReadError) -> InputError {
     match error {
         ReadError::Board(error) => InputError::Board {
-            path: path.to_path_buf(),
+            path: files::input_name(path),
             error,
         },
         error => InputError::Notation {
-            path: path.to_path_buf(),
+            path: files::input_name(path),
             error,
         },
     }

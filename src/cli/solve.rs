@@ -10,7 +10,7 @@ use clap::Args;
 use checkers::formats::export::{self, OutputFormat};
 use checkers::formats::{files, input};
 use checkers::rules::game::Outcome;
-use checkers::search::solve::{self, Solution, SolveOptions};
+use checkers::search::solve::{self, Solution, SolveOptions, UnprovenMove};
 use checkers::{Color, SetupWarning};
 
 use super::output;
@@ -103,6 +103,15 @@ pub struct EngineArgs {
           value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes_per_move: u64,
 
+    /// The search speed assumed when turning the time limit into the game's budget of nodes
+    /// for proving unproven moves (proof searches): the budget is this times 85% of the time
+    /// limit; each side's first unproven move may spend a third of what is left, later ones an
+    /// eighth when a proof looks in reach. A count fixed by the settings, so the same puzzle and
+    /// settings always give the same line. 0: no proof searches.
+    #[arg(long = "nodes-per-second", value_name = "NODES",
+          default_value_t = checkers::search::solve::DEFAULT_NODES_PER_SECOND)]
+    pub nodes_per_second: u64,
+
     /// Also end the game as a draw after 50 moves of each side without a capture or a crowning.
     #[arg(long = "draw-rule")]
     pub draw_rule: bool,
@@ -142,6 +151,7 @@ pub fn solve_options(engine: &EngineArgs) -> SolveOptions {
         max_depth: engine.depth,
         time_limit: Duration::from_secs_f64(engine.time_limit),
         nodes_per_move: engine.nodes_per_move,
+        nodes_per_second: engine.nodes_per_second,
         fifty_move_rule: engine.draw_rule,
         features: checkers::search::Features {
             table: !engine.no_table,
@@ -210,14 +220,17 @@ fn warning_lines(warnings: &[SetupWarning]) -> Vec<String> {
             ));
         }
     }
-    let grouped = |w: &SetupWarning| match w {
-        SetupWarning::ManOnCrowningRow { color, .. } => warnings
-            .iter()
-            .filter(|o| matches!(o, SetupWarning::ManOnCrowningRow { color: c, .. } if c == color))
-            .count()
-            > 1,
-        _ => false,
-    };
+    let grouped =
+        |w: &SetupWarning| match w {
+            SetupWarning::ManOnCrowningRow { color, .. } => warnings
+                .iter()
+                .filter(
+                    |o| matches!(o, SetupWarning::ManOnCrowningRow { color: c, .. } if c == color),
+                )
+                .count()
+                > 1,
+            _ => false,
+        };
     let single: Vec<String> = warnings
         .iter()
         .filter(|w| !grouped(w))
@@ -240,6 +253,10 @@ fn summary(s: &Solution) -> String {
     } else {
         "not proven"
     };
+    let proof = match s.unproven.as_slice() {
+        [] => proof.to_string(),
+        moves => format!("{proof}: {}", unproven_moves(moves)),
+    };
     let databases = if s.endgame_positions == 0 {
         String::new()
     } else {
@@ -247,6 +264,10 @@ fn summary(s: &Solution) -> String {
             "; endgame databases of {:.1} M positions",
             s.endgame_positions as f64 / 1e6
         )
+    };
+    let databases = match &s.endgame_error {
+        Some(e) => format!("{databases}; {e}"),
+        None => databases,
     };
     format!(
         "{result} after {} ({proof}); {} states; {:.3} s; {} nodes; table hit rate {:.0}%{databases}",
@@ -265,6 +286,27 @@ fn plural(n: usize, noun: &str) -> String {
     } else {
         format!("{n} {noun}s")
     }
+}
+
+/// How far the proofs of the unproven moves got, the first few of them: "move 1: no end within
+/// 11 plies, scored win in 25".
+fn unproven_moves(moves: &[UnprovenMove]) -> String {
+    const SHOWN: usize = 3;
+    let mut parts: Vec<String> = moves
+        .iter()
+        .take(SHOWN)
+        .map(|m| {
+            let score = m.score.map_or(String::new(), |s| format!(", scored {s}"));
+            format!(
+                "move {}: no end within {} plies{score}",
+                m.number, m.no_end_within
+            )
+        })
+        .collect();
+    if moves.len() > SHOWN {
+        parts.push(format!("{} more", moves.len() - SHOWN));
+    }
+    parts.join("; ")
 }
 
 #[cfg(test)]

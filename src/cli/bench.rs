@@ -71,7 +71,8 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
         indicatif::ProgressBar::hidden()
     };
     let options = solve_options(&args.engine);
-    let results = pool.install(|| bench::bench_all(&selection.puzzles, &options, &|| progress.inc(1)));
+    let results =
+        pool.install(|| bench::bench_all(&selection.puzzles, &options, &|| progress.inc(1)));
     progress.finish_and_clear();
     // A puzzle that cannot be read after all (removed meanwhile, or named on the command line but
     // not a puzzle) is reported and skipped, so the other puzzles' figures are not lost; the exit
@@ -92,7 +93,11 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
         }
     }
     for s in &skipped {
-        output::eprintln(&format!("checkers: skipped {}: {}", s.path.display(), s.reason))?;
+        output::eprintln(&format!(
+            "checkers: skipped {}: {}",
+            s.path.display(),
+            s.reason
+        ))?;
     }
     if args.json {
         let report = Report {

@@ -162,14 +162,17 @@ fn warning_lines(warnings: &[SetupWarning]) -> Vec<String> {
             ));
         }
     }
-    let grouped = |w: &SetupWarning| match w {
-        SetupWarning::ManOnCrowningRow { color, .. } => warnings
-            .iter()
-            .filter(|o| matches!(o, SetupWarning::ManOnCrowningRow { color: c, .. } if c == color))
-            .count()
-            > 1,
-        _ => false,
-    };
+    let grouped =
+        |w: &SetupWarning| match w {
+            SetupWarning::ManOnCrowningRow { color, .. } => warnings
+                .iter()
+                .filter(
+                    |o| matches!(o, SetupWarning::ManOnCrowningRow { color: c, .. } if c == color),
+                )
+                .count()
+                > 1,
+            _ => false,
+        };
     let single: Vec<String> = warnings
         .iter()
         .filter(|w| !grouped(w))

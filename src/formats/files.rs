@@ -340,7 +340,11 @@ impl Temporary {
 
 /// Writes `contents` to a temporary file beside `target` and renames it over `target`, giving
 /// it the mode (and owner, where permitted) of `existing` when there is one.
-fn replace(target: &Path, contents: &[u8], existing: Option<&std::fs::Metadata>) -> Result<(), Failure> {
+fn replace(
+    target: &Path,
+    contents: &[u8],
+    existing: Option<&std::fs::Metadata>,
+) -> Result<(), Failure> {
     let mut tmp = Temporary::beside(target).map_err(Failure::NoTemporary)?;
     let written = (|| {
         let file = tmp

@@ -278,7 +278,12 @@ mod tests {
 
     #[test]
     fn solution_and_log_names_are_not_puzzles() {
-        for name in ["p01.expected.txt", "p02.expected.reflog.txt", "a.solution.txt", "x.out.txt"] {
+        for name in [
+            "p01.expected.txt",
+            "p02.expected.reflog.txt",
+            "a.solution.txt",
+            "x.out.txt",
+        ] {
             assert!(named_as_output(name), "{name}");
         }
         for name in ["p01.txt", "expected-kings.txt", "reflog.txt"] {

@@ -15,9 +15,11 @@ use super::solve::{solve_options, EngineArgs};
 /// Arguments of `bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// Puzzle files, or folders: a folder's puzzles are its `*.txt` files that hold a puzzle
-    /// board, except those named as solutions or logs (`*.expected*`, `*.reflog*`,
-    /// `*.solution*`, `*.out.txt`); other files are listed as skipped, with the reason.
+    /// Puzzle files, or folders of puzzles.
+    ///
+    /// A folder's puzzles are its `*.txt` files that hold a puzzle board, except those named as
+    /// solutions or logs (`*.expected*`, `*.reflog*`, `*.solution*`, `*.out.txt`); its other
+    /// files are listed as skipped, with the reason. Folders are not searched recursively.
     #[arg(value_name = "PATH", default_value = "puzzles")]
     pub paths: Vec<PathBuf>,
 
@@ -25,7 +27,10 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: Option<u32>,
 
-    /// Print the rows as JSON instead of a table: `{"puzzles": [...], "skipped": [...]}`.
+    /// Print JSON instead of a table.
+    ///
+    /// The form is `{"puzzles": [rows], "skipped": [{"path", "reason"}]}`; a row's band is the
+    /// table's text.
     #[arg(long)]
     pub json: bool,
 

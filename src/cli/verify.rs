@@ -28,14 +28,18 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "FILE")]
     pub expected: Option<PathBuf>,
 
-    /// Time allowed for the exact analysis of optimality; when it runs out the solution is
-    /// reported as not proven (the move checks are always made).
+    /// Seconds allowed for the exact analysis of optimality.
+    ///
+    /// When they run out the solution is reported as not proven; the move checks are always
+    /// made.
     #[arg(long = "max-seconds", value_name = "SECONDS", default_value_t = 30,
           value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub max_seconds: u64,
 
-    /// Memory allowed for the exact analysis, in MiB: it sizes the analysis's tables, and the
-    /// analysis stops (not proven) if the process grows past it.
+    /// Memory allowed for the exact analysis, in MiB.
+    ///
+    /// It sizes the analysis's tables, and the analysis stops (not proven) if the process grows
+    /// past it.
     #[arg(long = "max-mb", value_name = "MIB", default_value_t = 1024,
           value_parser = clap::value_parser!(u64).range(16..=1 << 20))]
     pub max_mb: u64,

@@ -133,6 +133,16 @@ fn write_errors_name_the_users_path_once() {
     assert!(names(dir.path()).is_empty(), "{:?}", names(dir.path()));
 }
 
+/// A name as long as a file name may be (255 bytes) is written like any other.
+#[test]
+fn a_longest_file_name_is_written() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("x".repeat(251) + ".txt");
+    solve_p03(&out).success();
+    assert_eq!(fs::read(&out).expect("out"), p03_solution());
+    assert_eq!(names(dir.path()).len(), 1);
+}
+
 #[test]
 fn input_errors_say_the_reason_once() {
     let assert = checkers()

@@ -97,12 +97,8 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
             }
         }
     }
-    for s in &skipped {
-        output::eprintln(&format!(
-            "checkers: skipped {}: {}",
-            s.path.display(),
-            s.reason
-        ))?;
+    for line in skipped_lines(&skipped) {
+        output::eprintln(&line)?;
     }
     if args.json {
         let report = Report {
@@ -118,4 +114,46 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     } else {
         ExitCode::from(2)
     })
+}
+
+/// One line per reason for skipping, naming the files skipped for it: `checkers: skipped a, b:
+/// reason`.
+fn skipped_lines(skipped: &[Skipped]) -> Vec<String> {
+    let mut reasons: Vec<(&str, Vec<String>)> = Vec::new();
+    for s in skipped {
+        let name = s.path.display().to_string();
+        match reasons.iter_mut().find(|(r, _)| *r == s.reason) {
+            Some((_, names)) => names.push(name),
+            None => reasons.push((&s.reason, vec![name])),
+        }
+    }
+    reasons
+        .into_iter()
+        .map(|(reason, names)| format!("checkers: skipped {}: {reason}", names.join(", ")))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skipped_files_are_grouped_by_reason() {
+        let skip = |path: &str, reason: &str| Skipped {
+            path: PathBuf::from(path),
+            reason: reason.to_string(),
+        };
+        let lines = skipped_lines(&[
+            skip("a.expected.txt", "named as a solution"),
+            skip("README", "not a *.txt file"),
+            skip("b.expected.txt", "named as a solution"),
+        ]);
+        assert_eq!(
+            lines,
+            [
+                "checkers: skipped a.expected.txt, b.expected.txt: named as a solution",
+                "checkers: skipped README: not a *.txt file"
+            ]
+        );
+    }
 }

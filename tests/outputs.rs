@@ -438,5 +438,6 @@ mod unix {
             "{stderr}"
         );
         assert!(!out.exists());
+        assert_eq!(names(dir.path()), ["stream.txt"], "no temporary file left");
     }
 }

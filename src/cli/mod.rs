@@ -24,8 +24,9 @@ use verify::VerifyArgs;
 /// red wins in the fewest moves, black resists as long as possible. Endgames of a few pieces that
 /// the search cannot prove are solved exactly with endgame databases built on the spot.
 ///
-/// Exit codes: 0 success; 1 the output could not be written (or verify found a bad solution);
-/// 2 unusable input or arguments.
+/// Exit codes: 0 success, also when the reader of standard output closed it early (as in
+/// `checkers ... --outputfile - | head`); 1 the output could not be written (or verify found a
+/// bad solution); 2 unusable input or arguments.
 #[derive(Debug, Parser)]
 #[command(
     name = "checkers",

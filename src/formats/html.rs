@@ -111,11 +111,11 @@ pub fn page(replay: &Replay, options: &SvgOptions) -> String {
     let _ = write!(
         out,
         "<p id=\"caption\">{}</p>\n<nav>\
-         <button id=\"first\" type=\"button\" title=\"First (Home)\">&#x23EE;</button>\
+         <button id=\"first\" type=\"button\" title=\"First (Home)\">&#xAB;</button>\
          <button id=\"prev\" type=\"button\" title=\"Previous (left arrow)\">&#x25C0;</button>\
          <span id=\"counter\">1 / {}</span>\
          <button id=\"next\" type=\"button\" title=\"Next (right arrow)\">&#x25B6;</button>\
-         <button id=\"last\" type=\"button\" title=\"Last (End)\">&#x23ED;</button></nav>\n\
+         <button id=\"last\" type=\"button\" title=\"Last (End)\">&#xBB;</button></nav>\n\
          <p class=\"help\">Arrow keys step through the game; click a move to jump to it.</p>\n\
          </section>\n<aside>\n<ol id=\"moves\">\n",
         escape(&replay.caption(0)),

@@ -499,3 +499,86 @@ fn we_read_pydraughts_pdn_when_installed() {
     assert_eq!(games[1].start.side_to_move(), Color::Black);
     assert_eq!(games[1].positions(), theirs[1]);
 }
+
+mod never_panic {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Text made of the characters FEN and PDN use, plus a few others.
+    fn notation_text() -> impl Strategy<Value = String> {
+        proptest::collection::vec(
+            proptest::sample::select(
+                "WBwbK0123456789:,-x.[]{}()\"$;%*/ \n\té"
+                    .chars()
+                    .collect::<Vec<_>>(),
+            ),
+            0..80,
+        )
+        .prop_map(|v| v.into_iter().collect())
+    }
+
+    /// A position on dark cells: each of the 32 squares empty, a man or a king of either side.
+    fn standard_position() -> impl Strategy<Value = Position> {
+        (proptest::collection::vec(0u8..5, 32), any::<bool>()).prop_map(|(cells, black)| {
+            let (mut red, mut blk, mut kings) = (Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY);
+            for (i, c) in cells.iter().enumerate() {
+                let sq = checkers::formats::notation::square_of_number(i as u8 + 1).expect("1-32");
+                match c {
+                    1 | 2 => red |= sq.bit(),
+                    3 | 4 => blk |= sq.bit(),
+                    _ => continue,
+                }
+                if c % 2 == 0 {
+                    kings |= sq.bit();
+                }
+            }
+            let side = if black { Color::Black } else { Color::Red };
+            Position::new(red, blk, kings, side).expect("consistent")
+        })
+    }
+
+    /// Whether (line, column) lies within `text` (or just past its end).
+    fn inside(text: &str, line: usize, column: usize) -> bool {
+        let lines: Vec<&str> = text.split('\n').collect();
+        line >= 1
+            && line <= lines.len()
+            && column >= 1
+            && column <= lines[line - 1].chars().count() + 1
+    }
+
+    proptest! {
+        #[test]
+        fn fen_and_pdn_readers_never_panic(text in notation_text()) {
+            if let Err(e) = fen::parse(&text) {
+                prop_assert!(inside(&text, e.line, e.column), "{e}");
+            }
+            if let Err(e) = pdn::parse_games(&text) {
+                prop_assert!(inside(&text, e.line, e.column), "{e}");
+            }
+            let _ = input::parse_position(text.as_bytes(), None);
+        }
+
+        #[test]
+        fn fen_round_trips(pos in standard_position()) {
+            let text = fen::write(&pos).expect("dark cells only");
+            prop_assert_eq!(fen::parse(&text), Ok(pos));
+        }
+
+        #[test]
+        fn random_games_round_trip_through_pdn(pos in standard_position(), picks in proptest::collection::vec(0usize..16, 0..12)) {
+            let mut game = Game::new(pos);
+            let mut at = pos;
+            for (i, pick) in picks.iter().enumerate() {
+                let moves = legal_moves(&at);
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[pick % moves.len()];
+                game.push(mv, (i % 3 == 0).then(|| format!("note {i}")));
+                at = at.play(mv);
+            }
+            let text = pdn::write_game(&game).expect("standard");
+            prop_assert_eq!(pdn::parse_games(&text), Ok(vec![game]));
+        }
+    }
+}

@@ -9,11 +9,13 @@ mod bench;
 mod memory;
 pub mod output;
 mod perft;
+mod show;
 mod solve;
 mod verify;
 
 use bench::BenchArgs;
 use perft::PerftArgs;
+use show::ShowArgs;
 use solve::SolveArgs;
 use verify::VerifyArgs;
 
@@ -58,6 +60,10 @@ pub enum Command {
     ///
     /// Exit codes: 0 valid (and optimal where proven); 1 invalid or suboptimal; 2 unreadable input.
     Verify(VerifyArgs),
+    /// Pictures of a puzzle and its solution: boards in the terminal (Unicode pieces, coloured
+    /// on a terminal), an SVG diagram (--svg), or an offline HTML page stepping through the game
+    /// (--html).
+    Show(ShowArgs),
 }
 
 impl Cli {
@@ -67,6 +73,7 @@ impl Cli {
             Some(Command::Perft(args)) => perft::run(&args),
             Some(Command::Bench(args)) => bench::run(&args),
             Some(Command::Verify(args)) => verify::run(&args),
+            Some(Command::Show(args)) => show::run(&args),
             None => solve::run(&self.solve),
         }
     }

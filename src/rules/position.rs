@@ -209,7 +209,17 @@ impl Position {
         }
     }
 
-    /// The position after the side to move plays `mv` (assumed legal here).
+    /// Whether `mv` (a legal move of this position) crowns a man: it ends on the far row, or,
+    /// under [`CrowningRule::JumpsOn`](crate::rules::movegen::CrowningRule::JumpsOn), the man
+    /// was crowned on the way and jumped on as a king.
+    #[must_use]
+    pub fn crowns(&self, mv: Move) -> bool {
+        !self.kings.contains(mv.from()) && crowned_by(self.side, mv)
+    }
+
+    /// The position after the side to move plays `mv` (assumed legal here), under either
+    /// crowning rule: a man that was crowned during a capture and jumped on is a king at the end
+    /// (see [`Position::crowns`]).
     ///
     /// Copy-make: the position is 32 bytes, so copying is cheaper than undoing.
     #[must_use]
@@ -223,7 +233,7 @@ impl Position {
             color: side,
             kind: if was_king { Kind::King } else { Kind::Man },
         };
-        let crowned = !was_king && Position::crowning_row(side).contains(to);
+        let crowned = !was_king && crowned_by(side, mv);
         let landed = Piece {
             color: side,
             kind: if was_king || crowned {
@@ -295,6 +305,19 @@ impl Position {
         }
         warnings
     }
+}
+
+/// Whether `mv`, played by a man of `side`, crowns it. Either it ends on the far row, or it was
+/// crowned during a capture and jumped on (only under the HackerRank rule). The move itself tells:
+/// a man's jumps all go forward, two rows each, so a capture that is not `2 * captured` rows long
+/// took a jump backwards, which only a man crowned on the way can do. Steps (no capture) crown
+/// only on the far row.
+#[inline]
+fn crowned_by(side: Color, mv: Move) -> bool {
+    let (from, to) = (mv.from(), mv.to());
+    Position::crowning_row(side).contains(to)
+        || (mv.is_capture()
+            && u32::from(from.row().abs_diff(to.row())) != 2 * mv.captured().count())
 }
 
 #[cfg(test)]

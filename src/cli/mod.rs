@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod hackerrank;
 mod memory;
 pub mod output;
 mod perft;
@@ -13,6 +14,7 @@ mod solve;
 mod verify;
 
 use bench::BenchArgs;
+use hackerrank::HackerRankArgs;
 use perft::PerftArgs;
 use solve::SolveArgs;
 use verify::VerifyArgs;
@@ -57,6 +59,13 @@ pub enum Command {
     ///
     /// Exit codes: 0 valid (and optimal where proven); 1 invalid or suboptimal; 2 unreadable input.
     Verify(VerifyArgs),
+    /// The HackerRank bot: reads the player (`b`/`w`), the board size (8) and 8 rows of
+    /// `_ b w B W` on standard input and prints its move: the number of hops, then `row col`
+    /// of the start and of every landing cell (0-based from the top-left). A man crowned during a
+    /// capture jumps on as a king when it can.
+    ///
+    /// Exit codes: 0 a move printed; 1 no legal move; 2 unusable input (the line is named).
+    Hackerrank(HackerRankArgs),
 }
 
 impl Cli {
@@ -66,6 +75,7 @@ impl Cli {
             Some(Command::Perft(args)) => perft::run(&args),
             Some(Command::Bench(args)) => bench::run(&args),
             Some(Command::Verify(args)) => verify::run(&args),
+            Some(Command::Hackerrank(args)) => hackerrank::run(&args),
             None => solve::run(&self.solve),
         }
     }

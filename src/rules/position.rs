@@ -309,15 +309,19 @@ impl Position {
 
 /// Whether `mv`, played by a man of `side`, crowns it. Either it ends on the far row, or it was
 /// crowned during a capture and jumped on (only under the HackerRank rule). The move itself tells:
-/// a man's jumps all go forward, two rows each, so a capture that is not `2 * captured` rows long
-/// took a jump backwards, which only a man crowned on the way can do. Steps (no capture) crown
-/// only on the far row.
+/// a man can only take a piece on the row next to its far row by landing on the far row, which
+/// crowns it; so a man's capture that took such a piece crowned it, wherever it ended. (Under
+/// the default rules such a capture always ends on the far row, so nothing changes there.)
+/// Branch-free, as it runs on every move the search and perft play.
 #[inline]
 fn crowned_by(side: Color, mv: Move) -> bool {
-    let (from, to) = (mv.from(), mv.to());
-    Position::crowning_row(side).contains(to)
-        || (mv.is_capture()
-            && u32::from(from.row().abs_diff(to.row())) != 2 * mv.captured().count())
+    // The captured pieces moved one row towards the far row: those next to it land on it.
+    let captured = mv.captured().0;
+    let toward_far = match side {
+        Color::Red => captured >> 8,
+        Color::Black => captured << 8,
+    };
+    (mv.to().bit().0 | toward_far) & Position::crowning_row(side).0 != 0
 }
 
 #[cfg(test)]

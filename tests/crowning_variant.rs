@@ -264,6 +264,28 @@ fn variant_successors_match_the_reference() {
     assert!(compared > 100, "only {compared} positions compared");
 }
 
+/// Every public puzzle (tests/data/public), with either side to move, and every position up to
+/// two plies after it.
+#[test]
+fn variant_successors_match_the_reference_on_the_public_puzzles() {
+    let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/public"));
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("tests/data/public is readable")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.len() == 7 && n.starts_with('p') && n.ends_with(".txt"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 52, "found only {} puzzles", names.len());
+    let mut compared = 0;
+    for name in &names {
+        let bytes = std::fs::read(dir.join(name)).expect("readable");
+        let pos = parse_board(&bytes).expect("a puzzle");
+        compared += compare_tree(name, &pos, 3);
+        compared += compare_tree(name, &pos.with_side_to_move(Color::Black), 3);
+    }
+    assert!(compared > 1000, "only {compared} positions compared");
+}
+
 #[test]
 fn variant_perft_matches_the_reference_and_differs_from_the_default() {
     let mut differs = 0;

@@ -35,9 +35,6 @@ pub const CROWNING: CrowningRule = CrowningRule::JumpsOn;
 /// The only board size the challenge uses.
 pub const BOARD_SIZE: usize = 8;
 
-/// Default thinking time for one move.
-pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(10);
-
 /// What is wrong with a HackerRank input.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum InputErrorKind {

@@ -278,7 +278,14 @@ fn the_binary_refuses_bad_input_with_exit_2_and_the_line() {
         .write_stdin(SAMPLE_1)
         .assert()
         .code(2)
-        .stdout("");
+        .stdout(""); // A stream far longer than any board is refused without reading it all.
+    bot()
+        .args(["--time", "0.2"])
+        .write_stdin(format!("{SAMPLE_1}{}", "_".repeat(200_000)))
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("longer than"));
 }
 
 #[test]

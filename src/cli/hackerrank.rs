@@ -32,13 +32,25 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(secs).map_err(|_| format!("`{text}`: the time is too large"))
 }
 
+/// More input than any board with generous spacing: reading stops there (a stream that never
+/// ends is refused instead of filling memory).
+const MAX_INPUT_BYTES: u64 = 64 * 1024;
+
 /// Runs the bot: bad input exits 2 naming the line; a position without a legal move exits 1.
 pub fn run(args: &HackerRankArgs) -> Result<ExitCode> {
     let mut bytes = Vec::new();
     std::io::stdin()
         .lock()
+        .take(MAX_INPUT_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| BadInput(format!("cannot read standard input: {e}")))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(BadInput(format!(
+            "standard input is longer than {MAX_INPUT_BYTES} bytes; expected the player, the \
+             board size and 8 rows"
+        ))
+        .into());
+    }
     let pos =
         hackerrank::parse_input(&bytes).map_err(|e| BadInput(format!("standard input, {e}")))?;
     match hackerrank::answer(&pos, args.time) {

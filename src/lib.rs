@@ -13,6 +13,7 @@
 //!   atomically writing files.
 //! - [`play`]: playing whole games under a clock: the player interface, games with their draw
 //!   rules, the playing engine and the built-in opponents.
+//! - [`protocols`]: the assignments' front ends on top of the player (the HackerRank bot).
 //! - [`tools`]: what the command-line front end offers on top: checking a solution
 //!   ([`tools::verify`]) and benchmarking ([`tools::bench`]).
 #![forbid(unsafe_code)]
@@ -21,6 +22,7 @@
 pub mod analysis;
 pub mod formats;
 pub mod play;
+pub mod protocols;
 pub mod rules;
 pub mod search;
 pub mod tools;

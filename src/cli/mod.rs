@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod hackerrank;
 mod memory;
 pub mod output;
 mod perft;
@@ -14,6 +15,7 @@ mod solve;
 mod verify;
 
 use bench::BenchArgs;
+use hackerrank::HackerRankArgs;
 use perft::PerftArgs;
 use show::ShowArgs;
 use solve::SolveArgs;
@@ -64,6 +66,13 @@ pub enum Command {
     /// on a terminal), an SVG diagram (--svg), or an offline HTML page stepping through the game
     /// (--html).
     Show(ShowArgs),
+    /// The HackerRank bot: reads the player (`b`/`w`), the board size (8) and 8 rows of
+    /// `_ b w B W` on standard input and prints its move: the number of hops, then `row col`
+    /// of the start and of every landing cell (0-based from the top-left). A man crowned during a
+    /// capture jumps on as a king when it can.
+    ///
+    /// Exit codes: 0 a move printed; 1 no legal move; 2 unusable input (the line is named).
+    Hackerrank(HackerRankArgs),
 }
 
 impl Cli {
@@ -74,6 +83,7 @@ impl Cli {
             Some(Command::Bench(args)) => bench::run(&args),
             Some(Command::Verify(args)) => verify::run(&args),
             Some(Command::Show(args)) => show::run(&args),
+            Some(Command::Hackerrank(args)) => hackerrank::run(&args),
             None => solve::run(&self.solve),
         }
     }

@@ -84,8 +84,11 @@ impl Searcher {
             proven: false,
         });
         if let (true, Some(score)) = (thought.proven, thought.score) {
-            if let Some(canonical) = self.first_move_reaching(pos, &moves, score, thought.depth) {
-                thought.best = canonical;
+            match self.first_move_reaching(pos, &moves, score, thought.depth) {
+                Some(canonical) => thought.best = canonical,
+                // The budget ran out before the canonical move was confirmed: the move is still
+                // optimal, but may not be the canonical one, so it is not claimed as proven.
+                None => thought.proven = false,
             }
         }
         Some(thought)

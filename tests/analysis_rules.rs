@@ -124,3 +124,36 @@ fn the_three_generators_agree_on_every_public_puzzle() {
     // 95,288 positions today.
     assert!(compared > 50_000, "only {compared} positions compared");
 }
+
+/// The analyser must not use the engine's move code or the search (design.md, "The certificate:
+/// what it is independent of"): no line of its sources outside comments names them.
+#[test]
+fn the_analyser_imports_no_engine_move_code() {
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/src/analysis"));
+    let forbidden = [
+        "movegen",
+        "rules::moves",
+        "rules::game",
+        "crate::search",
+        "crate::Move",
+        ".play(",
+    ];
+    let mut files = 0;
+    for entry in std::fs::read_dir(dir).expect("src/analysis") {
+        let path = entry.expect("entry").path();
+        let text = std::fs::read_to_string(&path).expect("source reads");
+        files += 1;
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            for name in forbidden {
+                assert!(
+                    !code.contains(name),
+                    "{}:{}: the analyser uses `{name}`",
+                    path.display(),
+                    n + 1
+                );
+            }
+        }
+    }
+    assert!(files >= 6, "only {files} files read");
+}

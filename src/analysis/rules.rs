@@ -34,8 +34,8 @@ pub struct Piece {
 /// A board: the 64 cells, indexed `row * 8 + column` with row 0 at the top of the file, and the
 /// side to move.
 ///
-/// Stored as three 64-bit masks (bit `i` is cell `i`) so that it is small and hashes quickly as
-/// a table key; the rules only ever see it cell by cell. The masks stay consistent by
+/// Stored as three 64-bit masks (bit `i` is cell `i`) so that it is small (32 bytes, less than an
+/// engine position) and hashes quickly as a table key; the rules only ever see it cell by cell. The masks stay consistent by
 /// construction: every write goes through `Board::put`, so no cell is both red and black and
 /// every king stands on an occupied cell.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -45,6 +45,9 @@ pub struct Board {
     kings: u64,
     red_to_move: bool,
 }
+
+// Three masks and the side to move, padded: 32 bytes, as the documentation says.
+const _: () = assert!(std::mem::size_of::<Board>() == 32);
 
 impl std::hash::Hash for Board {
     /// One well-mixed word per board. The masks of nearby boards differ in a few bits only, and

@@ -121,7 +121,7 @@ impl Searcher {
             .is_none_or(|deadline| Instant::now() + needed < deadline)
     }
 
-    /// Iterative deepening over `order` (moves sorted canonically) until a proven result, the
+    /// Iterative deepening over `sorted` (moves sorted canonically) until a proven result, the
     /// depth limit, or the turn's limits; the last completed iteration's result.
     fn deepen(&mut self, pos: &Position, sorted: &[Move], max_depth: u32) -> Option<Thought> {
         let mut done: Option<Thought> = None;

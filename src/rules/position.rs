@@ -21,6 +21,9 @@ pub struct Position {
     hash: u64,
 }
 
+// Three cell masks, the side to move and the hash: 40 bytes, as the documentation says.
+const _: () = assert!(std::mem::size_of::<Position>() == 40);
+
 /// Why a set of bitboards is not a position.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum PositionError {
@@ -221,7 +224,7 @@ impl Position {
     /// crowning rule: a man that was crowned during a capture and jumped on is a king at the end
     /// (see [`Position::crowns`]).
     ///
-    /// Copy-make: the position is 32 bytes, so copying is cheaper than undoing.
+    /// Copy-make: the position is 40 bytes, so copying is cheaper than undoing.
     #[must_use]
     pub fn play(&self, mv: Move) -> Position {
         let side = self.side;

@@ -139,8 +139,11 @@ impl Searcher {
             }
         }
         if let (true, Some(score)) = (thought.proven, thought.score) {
-            if let Some(canonical) = self.first_move_reaching(pos, &moves, score, thought.depth) {
-                thought.best = canonical;
+            match self.first_move_reaching(pos, &moves, score, thought.depth) {
+                Some(canonical) => thought.best = canonical,
+                // The budget ran out before the canonical move was confirmed: the move is still
+                // optimal, but may not be the canonical one, so it is not claimed as proven.
+                None => thought.proven = false,
             }
         }
         Some(thought)
@@ -223,7 +226,7 @@ impl Searcher {
             .is_none_or(|deadline| Instant::now() + needed < deadline)
     }
 
-    /// Iterative deepening over `order` (moves sorted canonically) until a proven result, the
+    /// Iterative deepening over `sorted` (moves sorted canonically) until a proven result, the
     /// depth limit, or the turn's limits; the last completed iteration's result.
     fn deepen(&mut self, pos: &Position, sorted: &[Move], max_depth: u32) -> Option<Thought> {
         let mut done: Option<Thought> = None;

@@ -13,6 +13,8 @@
 //!   atomically writing files.
 //! - [`play`]: playing whole games under a clock: the player interface, games with their draw
 //!   rules, the playing engine and the built-in opponents.
+//! - [`protocols`]: the assignments' protocols as pure codecs (KTH DD2380's lines and cells).
+//! - [`net`]: the DD2380 network client and game server, on top of [`play`] and [`protocols`].
 //! - [`tools`]: what the command-line front end offers on top: checking a solution
 //!   ([`tools::verify`]) and benchmarking ([`tools::bench`]).
 #![forbid(unsafe_code)]
@@ -20,7 +22,9 @@
 
 pub mod analysis;
 pub mod formats;
+pub mod net;
 pub mod play;
+pub mod protocols;
 pub mod rules;
 pub mod search;
 pub mod tools;

@@ -150,10 +150,7 @@ async fn handle(mut conn: Connection, shared: &Shared, mut shutdown: Shutdown) {
                 .await
             {
                 Paired::Play(waited, joined) => {
-                    let (a, b) = (
-                        Seat::Remote(Box::new(waited)),
-                        Seat::Remote(Box::new(joined)),
-                    );
+                    let (a, b) = (Seat::Remote(waited), Seat::Remote(joined));
                     let (red, black) = if shared.coin() { (a, b) } else { (b, a) };
                     (red, black, format!("key {key}"))
                 }

@@ -31,7 +31,7 @@ pub struct Lobby {
 /// How a wait for a partner ended.
 pub enum Paired {
     /// This task runs the game: the first connection waited, the second joined.
-    Play(Connection, Connection),
+    Play(Box<Connection>, Box<Connection>),
     /// The connection went to a waiting partner, whose task runs the game.
     Handed,
     /// No partner came (or the client misbehaved while waiting, or the server is stopping).
@@ -73,7 +73,7 @@ impl Lobby {
         }
         let why = tokio::select! {
             partner = &mut rx => match partner {
-                Ok(other) => return Paired::Play(conn, other),
+                Ok(other) => return Paired::Play(Box::new(conn), Box::new(other)),
                 Err(_) => "the pairing was dropped",
             },
             () = tokio::time::sleep(limit) => "no partner came in time",
@@ -87,7 +87,7 @@ impl Lobby {
         }
         // A partner may have arrived while we gave up: then the game is on after all.
         match rx.try_recv() {
-            Ok(other) => Paired::Play(conn, other),
+            Ok(other) => Paired::Play(Box::new(conn), Box::new(other)),
             Err(_) => Paired::Alone(why),
         }
     }

@@ -70,6 +70,9 @@ pub struct ClientOutcome {
     pub game: Game,
     /// Plies played in the whole game.
     pub plies: usize,
+    /// For each of our moves the server answered: the time from sending it to the server's
+    /// next line (the opponent's move or the end), as this client measured it.
+    pub reply_times: Vec<Duration>,
 }
 
 /// Longest line accepted from the server (a 12-jump capture with its deadline is under 60 bytes).
@@ -299,8 +302,13 @@ pub fn play<R: BufRead, W: Write>(
 
     let expecting = "the next move or the end of the game";
     let mut begun = false;
+    let mut reply_times = Vec::new();
+    let mut sent_at: Option<Instant> = None;
     loop {
         let (line, arrived, arrived_us) = lines.next(expecting)?;
+        if let Some(sent) = sent_at.take() {
+            reply_times.push(arrived.saturating_duration_since(sent));
+        }
         let turn =
             parse_turn(&line).map_err(|source| ClientError::Malformed { expecting, source })?;
         match turn.event {
@@ -316,6 +324,7 @@ pub fn play<R: BufRead, W: Write>(
                     verdict,
                     game,
                     plies,
+                    reply_times,
                 });
             }
             Event::Begin => {
@@ -387,6 +396,7 @@ pub fn play<R: BufRead, W: Write>(
             ClientError::Player(PlayerError::Failed(format!("cannot encode the move: {e}")))
         })?;
         send(&mut writer, &wire.to_string())?;
+        sent_at = Some(Instant::now());
         note(
             log,
             &format!(

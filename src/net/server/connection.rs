@@ -131,3 +131,54 @@ impl Connection {
         let _ = timeout(limit, self.writer.shutdown()).await;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::net::TcpListener;
+
+    /// A connection to a loopback peer that first sends `bytes`, then stays open or closes.
+    async fn pair(bytes: &'static [u8], close: bool) -> (Connection, tokio::task::JoinHandle<()>) {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let peer = tokio::spawn(async move {
+            let mut s = TcpStream::connect(addr).await.unwrap();
+            s.write_all(bytes).await.unwrap();
+            if !close {
+                tokio::time::sleep(Duration::from_secs(2)).await;
+            }
+        });
+        let (stream, from) = listener.accept().await.unwrap();
+        (Connection::new(stream, from, 16, None), peer)
+    }
+
+    fn soon() -> Instant {
+        Instant::now() + Duration::from_millis(300)
+    }
+
+    #[tokio::test]
+    async fn lines_are_framed_with_a_cap_and_a_deadline() {
+        let (mut c, peer) = pair(b"MODE STANDALONE\r\nINIT\n0 9", true).await;
+        assert_eq!(c.read_line(soon()).await.unwrap(), "MODE STANDALONE");
+        assert_eq!(c.read_line(soon()).await.unwrap(), "INIT");
+        // A last line without its end is not a line: the peer has gone.
+        assert!(matches!(c.read_line(soon()).await, Err(ConnError::Closed)));
+        peer.await.unwrap();
+
+        let (mut c, peer) = pair(b"0123456789abcdefg\n", false).await;
+        assert!(matches!(
+            c.read_line(soon()).await,
+            Err(ConnError::TooLong(16))
+        ));
+        peer.abort();
+
+        let (mut c, peer) = pair(b"\xff\xfe\n", false).await;
+        assert!(matches!(c.read_line(soon()).await, Err(ConnError::NotText)));
+        peer.abort();
+
+        // Half a line and then silence: the deadline ends the wait.
+        let (mut c, peer) = pair(b"0 9 1", false).await;
+        assert!(matches!(c.read_line(soon()).await, Err(ConnError::Timeout)));
+        peer.abort();
+    }
+}

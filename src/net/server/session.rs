@@ -239,3 +239,41 @@ async fn tell_end(seat: &mut Seat, line: &str, config: &ServerConfig) {
         conn.close(config.write_timeout).await;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::spec::PlayerSpec;
+
+    #[tokio::test]
+    async fn a_game_between_built_in_players_ends_by_the_rules() {
+        let config = ServerConfig::default();
+        for seed in 1..4 {
+            let red: PlayerSpec = "minimax:2".parse().unwrap();
+            let black = PlayerSpec::Random { seed };
+            let record = play_game(
+                seed,
+                "test".into(),
+                Seat::Builtin(red.build(0)),
+                Seat::Builtin(black.build(0)),
+                &config,
+            )
+            .await;
+            assert_eq!(record.red, "built-in minimax:2");
+            // Every move was legal, and the game ended where the record says.
+            let game = Game::from_moves(
+                crate::rules::position::Position::start(),
+                DrawRule::Dd2380,
+                &record.moves,
+            )
+            .unwrap();
+            let end = game.outcome().expect("the game is over");
+            assert_eq!(record.reason, reason_of(end, game.current().side_to_move()));
+            assert_eq!(record.reason.code(), dd2380_code(end));
+        }
+    }
+
+    fn dd2380_code(end: GameEnd) -> crate::protocols::dd2380::EndCode {
+        crate::protocols::dd2380::EndCode::for_winner(end.winner())
+    }
+}

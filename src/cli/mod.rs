@@ -7,17 +7,21 @@ use clap::{Parser, Subcommand};
 
 mod bench;
 mod client;
+mod hackerrank;
 mod memory;
 pub mod output;
 mod perft;
 mod server;
+mod show;
 mod solve;
 mod verify;
 
 use bench::BenchArgs;
 use client::ClientArgs;
+use hackerrank::HackerRankArgs;
 use perft::PerftArgs;
 use server::ServerArgs;
+use show::ShowArgs;
 use solve::SolveArgs;
 use verify::VerifyArgs;
 
@@ -28,8 +32,9 @@ use verify::VerifyArgs;
 /// red wins in the fewest moves, black resists as long as possible. Endgames of a few pieces that
 /// the search cannot prove are solved exactly with endgame databases built on the spot.
 ///
-/// Exit codes: 0 success; 1 the output could not be written (or verify found a bad solution);
-/// 2 unusable input or arguments.
+/// Exit codes: 0 success, also when the reader of standard output closed it early (as in
+/// `checkers ... --outputfile - | head`); 1 the output could not be written (or verify found a
+/// bad solution); 2 unusable input or arguments.
 #[derive(Debug, Parser)]
 #[command(
     name = "checkers",
@@ -73,6 +78,17 @@ pub enum Command {
     /// Referee KTH DD2380 games over TCP: standalone games against a built-in player, and games
     /// between two clients paired by key. Ctrl-C stops accepting; running games finish.
     Server(ServerArgs),
+    /// Pictures of a puzzle and its solution: boards in the terminal (Unicode pieces, coloured
+    /// on a terminal), an SVG diagram (--svg), or an offline HTML page stepping through the game
+    /// (--html).
+    Show(ShowArgs),
+    /// The HackerRank bot: reads the player (`b`/`w`), the board size (8) and 8 rows of
+    /// `_ b w B W` on standard input and prints its move: the number of hops, then `row col`
+    /// of the start and of every landing cell (0-based from the top-left). A man crowned during a
+    /// capture jumps on as a king when it can.
+    ///
+    /// Exit codes: 0 a move printed; 1 no legal move; 2 unusable input (the line is named).
+    Hackerrank(HackerRankArgs),
 }
 
 impl Cli {
@@ -84,6 +100,8 @@ impl Cli {
             Some(Command::Verify(args)) => verify::run(&args),
             Some(Command::Client(args)) => client::run(&args),
             Some(Command::Server(args)) => server::run(&args),
+            Some(Command::Show(args)) => show::run(&args),
+            Some(Command::Hackerrank(args)) => hackerrank::run(&args),
             None => solve::run(&self.solve),
         }
     }

@@ -277,6 +277,7 @@ fn a_garbled_mode_line_or_silence_gets_no_game() {
     let dir = tempfile::tempdir().unwrap();
     let mut cfg = config(500, dir.path());
     cfg.handshake_timeout = Duration::from_millis(300);
+    cfg.pair_timeout = Duration::from_millis(300);
     let server = Server::start(cfg);
     for hello in ["HELLO\n", "", "MODE KEY\n"] {
         let mut s = TcpStream::connect(server.addr).unwrap();
@@ -286,17 +287,42 @@ fn a_garbled_mode_line_or_silence_gets_no_game() {
         s.read_to_end(&mut rest).unwrap();
         assert!(rest.is_empty(), "{hello:?}: {rest:?}");
     }
-    // A key nobody else gives: the client waits, then is let go at shutdown.
-    let mut lonely = TcpStream::connect(server.addr).unwrap();
-    lonely.write_all(b"MODE KEY nobody\n").unwrap();
-    thread::sleep(Duration::from_millis(100));
-    let summary = server.stop();
-    assert_eq!(summary.games, 0);
+    // A key nobody else gives: the client waits out the pairing timeout, then is let go.
+    let mut alone = TcpStream::connect(server.addr).unwrap();
+    alone
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    alone.write_all(b"MODE GAME alone\n").unwrap();
+    let started = Instant::now();
     let mut rest = Vec::new();
+    alone.read_to_end(&mut rest).unwrap();
+    assert!(rest.is_empty() && started.elapsed() >= Duration::from_millis(300));
+    // A client that speaks before it has a game is let go.
+    let mut chatty = TcpStream::connect(server.addr).unwrap();
+    chatty
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    chatty.write_all(b"MODE GAME chatty\nINIT\n").unwrap();
+    let mut rest = Vec::new();
+    chatty.read_to_end(&mut rest).unwrap();
+    assert!(rest.is_empty());
+    assert_eq!(server.stop().games, 0);
+
+    // With a long pairing timeout the waiting client is let go at shutdown, which does not
+    // wait for it.
+    let server = Server::start(config(500, dir.path()));
+    let mut lonely = TcpStream::connect(server.addr).unwrap();
     lonely
         .set_read_timeout(Some(Duration::from_secs(5)))
         .unwrap();
-    assert_eq!(lonely.read_to_end(&mut rest).unwrap_or(0), 0);
+    lonely.write_all(b"MODE KEY nobody\n").unwrap();
+    thread::sleep(Duration::from_millis(100));
+    let started = Instant::now();
+    assert_eq!(server.stop().games, 0);
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let mut rest = Vec::new();
+    lonely.read_to_end(&mut rest).unwrap();
+    assert!(rest.is_empty());
 }
 
 #[test]

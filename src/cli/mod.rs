@@ -6,17 +6,21 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod client;
 mod hackerrank;
 mod memory;
 pub mod output;
 mod perft;
+mod server;
 mod show;
 mod solve;
 mod verify;
 
 use bench::BenchArgs;
+use client::ClientArgs;
 use hackerrank::HackerRankArgs;
 use perft::PerftArgs;
+use server::ServerArgs;
 use show::ShowArgs;
 use solve::SolveArgs;
 use verify::VerifyArgs;
@@ -62,6 +66,18 @@ pub enum Command {
     ///
     /// Exit codes: 0 valid (and optimal where proven); 1 invalid or suboptimal; 2 unreadable input.
     Verify(VerifyArgs),
+    /// Play one KTH DD2380 game against a game server with the engine.
+    ///
+    /// Without KEY the server's built-in player is the opponent (`MODE STANDALONE`); with KEY
+    /// the other client giving the same key is (`MODE GAME KEY`, or `MODE KEY KEY` with
+    /// --mode-key). Prints who won, relative to this client: the server's end code 1 means the
+    /// first player won, 2 the second, 3 a draw. Exit codes: 0 the game ended (won, lost or
+    /// drawn); 1 it could not be played to its end (refused or dropped connection, malformed or
+    /// illegal line from the server).
+    Client(ClientArgs),
+    /// Referee KTH DD2380 games over TCP: standalone games against a built-in player, and games
+    /// between two clients paired by key. Ctrl-C stops accepting; running games finish.
+    Server(ServerArgs),
     /// Pictures of a puzzle and its solution: boards in the terminal (Unicode pieces, coloured
     /// on a terminal), an SVG diagram (--svg), or an offline HTML page stepping through the game
     /// (--html).
@@ -82,6 +98,8 @@ impl Cli {
             Some(Command::Perft(args)) => perft::run(&args),
             Some(Command::Bench(args)) => bench::run(&args),
             Some(Command::Verify(args)) => verify::run(&args),
+            Some(Command::Client(args)) => client::run(&args),
+            Some(Command::Server(args)) => server::run(&args),
             Some(Command::Show(args)) => show::run(&args),
             Some(Command::Hackerrank(args)) => hackerrank::run(&args),
             None => solve::run(&self.solve),

@@ -9,7 +9,8 @@ use clap::Parser;
 use checkers::formats::files::InputError;
 
 fn main() -> ExitCode {
-    match cli::Cli::parse().run() {
+    let started = std::time::Instant::now();
+    match cli::Cli::parse().run(started) {
         Ok(code) => code,
         Err(err) => {
             eprintln!("checkers: error: {err:#}");

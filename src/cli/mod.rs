@@ -6,13 +6,17 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod matches;
 mod perft;
 mod solve;
+mod think;
 mod verify;
 
 use bench::BenchArgs;
+use matches::MatchArgs;
 use perft::PerftArgs;
 use solve::SolveArgs;
+use think::ThinkArgs;
 use verify::VerifyArgs;
 
 /// Solves checkers (English draughts) endgame puzzles optimally.
@@ -55,15 +59,27 @@ pub enum Command {
     ///
     /// Exit codes: 0 valid (and optimal where proven); 1 invalid or suboptimal; 2 unreadable input.
     Verify(VerifyArgs),
+    /// Choose one move for one position and print it in standard notation (`11-15`, `22x15x8`).
+    ///
+    /// Exit codes: 0 a move was printed; 1 the position has no legal move (`none` is printed);
+    /// 2 unusable input or arguments.
+    Think(ThinkArgs),
+    /// Play a match between two players: games from the three-move ballots, each opening twice
+    /// with colours swapped; prints wins, draws, losses, score, Elo difference and forfeits.
+    ///
+    /// Exit codes: 0 the match was played; 2 a bad player, option or openings file.
+    Match(MatchArgs),
 }
 
 impl Cli {
     /// Runs the chosen command.
-    pub fn run(self) -> anyhow::Result<ExitCode> {
+    pub fn run(self, started: std::time::Instant) -> anyhow::Result<ExitCode> {
         match self.command {
             Some(Command::Perft(args)) => perft::run(&args),
             Some(Command::Bench(args)) => bench::run(&args),
             Some(Command::Verify(args)) => verify::run(&args),
+            Some(Command::Think(args)) => think::run(&args, started),
+            Some(Command::Match(args)) => matches::run(&args),
             None => solve::run(&self.solve),
         }
     }

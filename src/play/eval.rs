@@ -149,7 +149,11 @@ fn side_terms(pos: &Position, color: Color, pieces: u32, w: &Weights) -> i32 {
 
     // Runaway men: no enemy king, and no enemy piece in the widening cone in front of the man.
     if enemy_kings.is_empty() {
+        // Only men within four rows of crowning: further back, something always blocks.
         for sq in men {
+            if rows_advanced(color, sq.row()) < 3 {
+                continue;
+            }
             let mut cone = sq.bit();
             let mut blocked = false;
             let to_go = 7 - rows_advanced(color, sq.row());

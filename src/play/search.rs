@@ -9,7 +9,7 @@
 use std::time::Duration;
 
 use crate::rules::draw::DrawRule;
-use crate::rules::movegen;
+use crate::rules::movegen::{self, Routes};
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::position::Position;
 
@@ -77,6 +77,19 @@ pub struct Thought {
     pub pv: Vec<Move>,
 }
 
+/// Search enhancements that can be switched off, to measure what each is worth in matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Late move reductions.
+    pub reductions: bool,
+}
+
+impl Default for Features {
+    fn default() -> Self {
+        Features { reductions: true }
+    }
+}
+
 /// Options of the search that stay for a whole game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchOptions {
@@ -85,6 +98,8 @@ pub struct SearchOptions {
     /// How much worse than even the engine finds a draw (positive: it avoids draws it could
     /// avoid; the evaluation already makes a draw look good when behind and bad when ahead).
     pub contempt: i32,
+    /// Enhancements switched on.
+    pub features: Features,
 }
 
 impl Default for SearchOptions {
@@ -92,6 +107,7 @@ impl Default for SearchOptions {
         SearchOptions {
             table_mb: 16,
             contempt: 0,
+            features: Features::default(),
         }
     }
 }
@@ -99,6 +115,7 @@ impl Default for SearchOptions {
 /// The search state that lives for a game: table and ordering heuristics.
 pub struct Searcher {
     options: SearchOptions,
+    features: Features,
     table: Table,
     killers: Vec<[Option<Move>; 2]>,
     history: Box<[[u32; 64]; 64]>,
@@ -119,6 +136,7 @@ impl Searcher {
     pub fn new(options: SearchOptions) -> Searcher {
         Searcher {
             options,
+            features: options.features,
             table: Table::new(options.table_mb),
             killers: vec![[None; 2]; MAX_PLY + 2],
             history: Box::new([[0; 64]; 64]),
@@ -349,6 +367,11 @@ impl Searcher {
         (1..=run as usize).any(|back| back <= n && self.path[n - back].0 == key)
     }
 
+    /// Whether the node at the end of the path is drawn by the game's rules (it has a move).
+    fn is_draw(&self, ply: usize, quiet: u32) -> bool {
+        ply > 0 && (self.repeats() || self.rule.quiet_limit().is_some_and(|l| quiet >= l))
+    }
+
     fn next_quiet(&self, pos: &Position, mv: Move, quiet: u32) -> u32 {
         if self.rule.is_progress(pos, mv) {
             0
@@ -394,23 +417,26 @@ impl Searcher {
         if self.out_of_time() {
             return 0;
         }
+        // At the horizon, captures (which are forced) are searched on; quiet positions are
+        // evaluated without building their move list.
+        let horizon = depth <= 0 || ply >= MAX_PLY;
+        if horizon && !movegen::has_jump(pos) {
+            if movegen::count_moves(pos, Routes::Distinct) == 0 {
+                return -(WIN - ply as i32);
+            }
+            if self.is_draw(ply, quiet) {
+                return self.draw_score(ply);
+            }
+            return evaluate(pos);
+        }
         let moves = movegen::legal_moves(pos);
         if moves.is_empty() {
             return -(WIN - ply as i32);
         }
-        if self.repeats() {
-            return self.draw_score(ply);
-        }
-        if self.rule.quiet_limit().is_some_and(|l| quiet >= l) {
+        if self.is_draw(ply, quiet) {
             return self.draw_score(ply);
         }
         if ply >= MAX_PLY {
-            return evaluate(pos);
-        }
-        // At the horizon, captures (which are forced) are searched on; quiet positions are
-        // evaluated.
-        let capture = moves[0].is_capture();
-        if depth <= 0 && !capture {
             return evaluate(pos);
         }
         // Mate-distance pruning.
@@ -453,8 +479,35 @@ impl Searcher {
             let score = if searched == 0 {
                 -self.child(pos, mv, next_depth, -beta, -alpha, ply + 1, quiet)
             } else {
-                let s = -self.child(pos, mv, next_depth, -alpha - 1, -alpha, ply + 1, quiet);
-                if s > alpha && s < beta {
+                // Late quiet moves are searched shallower first, and again at full depth only
+                // if they turn out better than the best so far.
+                let reduction = if self.features.reductions
+                    && depth >= 3
+                    && searched >= 3
+                    && !mv.is_capture()
+                    && !self.killers[ply].contains(&Some(mv))
+                {
+                    if searched >= 8 && depth >= 6 {
+                        2
+                    } else {
+                        1
+                    }
+                } else {
+                    0
+                };
+                let mut s = -self.child(
+                    pos,
+                    mv,
+                    next_depth - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    quiet,
+                );
+                if reduction > 0 && s > alpha && !self.stopped {
+                    s = -self.child(pos, mv, next_depth, -alpha - 1, -alpha, ply + 1, quiet);
+                }
+                if s > alpha && s < beta && !self.stopped {
                     -self.child(pos, mv, next_depth, -beta, -alpha, ply + 1, quiet)
                 } else {
                     s

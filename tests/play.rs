@@ -256,3 +256,42 @@ fn minimax_takes_the_bigger_capture() {
         .expect("a move");
     assert_eq!(mv.captured().count(), 2);
 }
+
+/// Plays `game` to its end, red by `red` and black by `black`, without a clock.
+fn play_out(game: &mut Game, red: &mut dyn Player, black: &mut dyn Player, max_plies: usize) {
+    while game.outcome().is_none() && game.ply() < max_plies {
+        let player: &mut dyn Player = if game.current().side_to_move() == Color::Red {
+            &mut *red
+        } else {
+            &mut *black
+        };
+        let mv = player.choose(game, &Clock::unlimited()).expect("a move");
+        game.play(mv).expect("legal");
+    }
+}
+
+#[test]
+fn two_kings_beat_one_before_the_fifty_move_rule() {
+    // Red kings on squares 29 and 31 (bottom row); the black king in the far double corner.
+    for black_king in [(0, 7), (1, 6), (3, 4)] {
+        let pos = board(
+            &[(7, 0), (7, 4)],
+            &[black_king],
+            &[(7, 0), (7, 4), black_king],
+            Color::Red,
+        );
+        let mut game = Game::new(pos, DrawRule::Csci561);
+        let mut engine = Engine::new(EngineOptions {
+            nodes: Some(20_000),
+            ..EngineOptions::default()
+        });
+        let mut defender = MinimaxPlayer::new(4);
+        play_out(&mut game, &mut engine, &mut defender, 200);
+        assert_eq!(
+            game.outcome(),
+            Some(GameEnd::Win { winner: Color::Red }),
+            "black king from {black_king:?}: {} plies",
+            game.ply()
+        );
+    }
+}

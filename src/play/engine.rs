@@ -99,6 +99,9 @@ impl Engine {
         if options.search.contempt != defaults.contempt {
             parts.push(format!("contempt={}", options.search.contempt));
         }
+        if options.search.features != defaults.features {
+            parts.push(format!("lmr={}", options.search.features.reductions));
+        }
         if parts.is_empty() {
             "engine".to_owned()
         } else {

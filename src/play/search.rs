@@ -80,14 +80,37 @@ pub struct Thought {
 /// Search enhancements that can be switched off, to measure what each is worth in matches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
-    /// Late move reductions.
-    pub reductions: bool,
+    /// Late move reductions: 0 none, 1 one or two plies for late quiet moves, 2 growing with
+    /// the logarithms of depth and move number.
+    pub reductions: u8,
 }
 
 impl Default for Features {
     fn default() -> Self {
-        Features { reductions: true }
+        Features { reductions: 2 }
     }
+}
+
+/// Plies by which the `searched`-th quiet move (from 0) of a node of `depth` is searched
+/// shallower first, at reduction `level`; never so much that it reaches the horizon at once.
+fn late_move_reduction(level: u8, depth: i32, searched: usize) -> i32 {
+    let r = match level {
+        0 => 0,
+        1 if depth >= 3 && searched >= 3 => {
+            if searched >= 8 && depth >= 6 {
+                2
+            } else {
+                1
+            }
+        }
+        1 => 0,
+        _ if depth >= 2 && searched >= 2 => {
+            let x = f64::from(depth).ln() * (searched as f64).ln() / 1.5;
+            (0.5 + x) as i32
+        }
+        _ => 0,
+    };
+    r.clamp(0, (depth - 2).max(0))
 }
 
 /// Options of the search that stay for a whole game.
@@ -105,7 +128,7 @@ pub struct SearchOptions {
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
-            table_mb: 16,
+            table_mb: 4,
             contempt: 0,
             features: Features::default(),
         }
@@ -429,7 +452,8 @@ impl Searcher {
             }
             return evaluate(pos);
         }
-        let moves = movegen::legal_moves(pos);
+        let mut moves = MoveList::new();
+        movegen::generate(pos, Routes::Distinct, &mut moves);
         if moves.is_empty() {
             return -(WIN - ply as i32);
         }
@@ -481,19 +505,10 @@ impl Searcher {
             } else {
                 // Late quiet moves are searched shallower first, and again at full depth only
                 // if they turn out better than the best so far.
-                let reduction = if self.features.reductions
-                    && depth >= 3
-                    && searched >= 3
-                    && !mv.is_capture()
-                    && !self.killers[ply].contains(&Some(mv))
-                {
-                    if searched >= 8 && depth >= 6 {
-                        2
-                    } else {
-                        1
-                    }
-                } else {
+                let reduction = if mv.is_capture() || self.killers[ply].contains(&Some(mv)) {
                     0
+                } else {
+                    late_move_reduction(self.features.reductions, depth, searched)
                 };
                 let mut s = -self.child(
                     pos,

@@ -136,7 +136,8 @@ impl FromStr for PlayerSpec {
             "engine" => {
                 let mut o = EngineOptions::default();
                 for opt in options() {
-                    const KNOWN: &str = "time=SECONDS, nodes=N, depth=N, table=MIB, contempt=N";
+                    const KNOWN: &str =
+                        "time=SECONDS, nodes=N, depth=N, table=MIB, contempt=N, lmr=0|1|2";
                     let Some((key, v)) = opt.split_once('=') else {
                         return Err(unknown(opt, KNOWN));
                     };
@@ -188,6 +189,13 @@ impl FromStr for PlayerSpec {
                                 .ok_or_else(|| {
                                 bad(key, format!("`{v}` is not between -1000 and 1000"))
                             })?;
+                        }
+                        "lmr" => {
+                            let level = int(v)?;
+                            if level > 2 {
+                                return Err(bad(key, format!("{level} is not 0, 1 or 2")));
+                            }
+                            o.search.features.reductions = level as u8;
                         }
                         _ => return Err(unknown(opt, KNOWN)),
                     }

@@ -13,12 +13,19 @@ fn main() -> ExitCode {
     match cli::Cli::parse().run(started) {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("checkers: error: {err:#}");
-            if err.downcast_ref::<InputError>().is_some() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::from(1)
+            if let Some(code) = cli::output::quiet_exit(&err) {
+                return ExitCode::from(code);
             }
+            let code = if err.downcast_ref::<InputError>().is_some()
+                || err.downcast_ref::<cli::output::BadInput>().is_some()
+            {
+                2
+            } else {
+                1
+            };
+            // When standard error fails too, there is nowhere left to say so; the code says it.
+            let _ = cli::output::eprintln(&format!("checkers: error: {err:#}"));
+            ExitCode::from(code)
         }
     }
 }

@@ -148,7 +148,7 @@ fn bad_input_exits_2_with_a_clear_message() {
         .args(["think", "--fen", "X:W1:B2"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("W or B"));
+        .stderr(predicate::str::contains("side to move"));
     checkers()
         .args(["match", "--player1", "alphazero", "--player2", "random"])
         .assert()
@@ -219,6 +219,11 @@ fn match_prints_results_and_writes_pdn() {
         .success()
         .stdout(predicate::str::contains("player1:").and(predicate::str::contains("Elo")));
     let text = std::fs::read_to_string(&pdn).expect("pdn written");
-    assert_eq!(text.matches("[Event ").count(), 2);
-    assert!(text.contains("[Result "));
+    let games = checkers::formats::pdn::parse_games(&text).expect("our PDN reads back");
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert_eq!(g.start, Position::start());
+        assert!(g.moves.len() >= 3);
+        assert_ne!(g.result, checkers::formats::pdn::GameResult::Unknown);
+    }
 }

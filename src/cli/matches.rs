@@ -9,6 +9,8 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use checkers::formats::files;
+
+use super::output::{self, BadInput};
 use checkers::play::{PlayerSpec, TimeMeasure};
 use checkers::rules::draw::DrawRule;
 use checkers::tools::arena::{
@@ -80,13 +82,7 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
         Some(path) => {
             let bytes = files::read_bytes(path.as_ref())?;
             let text = String::from_utf8_lossy(&bytes);
-            match openings::parse_openings(&text) {
-                Ok(list) => list,
-                Err(e) => {
-                    eprintln!("checkers: error: {path}: {e}");
-                    return Ok(ExitCode::from(2));
-                }
-            }
+            openings::parse_openings(&text).map_err(|e| BadInput(format!("{path}: {e}")))?
         }
         None => openings::shuffled(
             openings::parse_openings(openings::THREE_MOVE_BALLOTS)
@@ -126,28 +122,28 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
     bar.finish_and_clear();
     let s = Summary::of(&games);
     let (elo, low, high) = s.elo();
-    println!(
+    output::println(&format!(
         "{} vs {}: {} games, {}, draw rule {}",
         config.player1.name(),
         config.player2.name(),
         s.games(),
         describe(time),
         args.draw_rule
-    );
-    println!(
+    ))?;
+    output::println(&format!(
         "player1: {} wins, {} draws, {} losses; score {:.1}%",
         s.wins,
         s.draws,
         s.losses,
         100.0 * s.score()
-    );
-    println!(
+    ))?;
+    output::println(&format!(
         "Elo difference: {} (95% interval {} to {})",
         signed(elo),
         signed(low),
         signed(high)
-    );
-    println!(
+    ))?;
+    output::println(&format!(
         "forfeits on time: player1 {}, player2 {}; illegal moves: player1 {}, player2 {}; no move: player1 {}, player2 {}; adjudicated at {} plies: {}",
         s.time_forfeits[0],
         s.time_forfeits[1],
@@ -157,15 +153,15 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
         s.no_moves[1],
         config.max_plies,
         s.ply_limit
-    );
+    ))?;
     for g in &games {
         if !matches!(g.termination, checkers::tools::arena::Termination::Rules(_)) {
-            println!("game {}: {}", g.index + 1, g.termination);
+            output::println(&format!("game {}: {}", g.index + 1, g.termination))?;
         }
     }
     if let Some(path) = &args.pdn {
         let event = format!("{} vs {}", config.player1.name(), config.player2.name());
-        files::write_atomic(path, &games_to_pdn(&games, &event))?;
+        files::write_atomic(path, &games_to_pdn(&games, &event)?)?;
     }
     Ok(ExitCode::SUCCESS)
 }

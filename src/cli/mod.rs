@@ -7,7 +7,10 @@ use clap::{Parser, Subcommand};
 
 mod bench;
 mod matches;
+mod memory;
+pub mod output;
 mod perft;
+mod show;
 mod solve;
 mod think;
 mod verify;
@@ -15,6 +18,7 @@ mod verify;
 use bench::BenchArgs;
 use matches::MatchArgs;
 use perft::PerftArgs;
+use show::ShowArgs;
 use solve::SolveArgs;
 use think::ThinkArgs;
 use verify::VerifyArgs;
@@ -26,8 +30,9 @@ use verify::VerifyArgs;
 /// red wins in the fewest moves, black resists as long as possible. Endgames of a few pieces that
 /// the search cannot prove are solved exactly with endgame databases built on the spot.
 ///
-/// Exit codes: 0 success; 1 the output could not be written (or verify found a bad solution);
-/// 2 unusable input or arguments.
+/// Exit codes: 0 success, also when the reader of standard output closed it early (as in
+/// `checkers ... --outputfile - | head`); 1 the output could not be written (or verify found a
+/// bad solution); 2 unusable input or arguments.
 #[derive(Debug, Parser)]
 #[command(
     name = "checkers",
@@ -59,6 +64,10 @@ pub enum Command {
     ///
     /// Exit codes: 0 valid (and optimal where proven); 1 invalid or suboptimal; 2 unreadable input.
     Verify(VerifyArgs),
+    /// Pictures of a puzzle and its solution: boards in the terminal (Unicode pieces, coloured
+    /// on a terminal), an SVG diagram (--svg), or an offline HTML page stepping through the game
+    /// (--html).
+    Show(ShowArgs),
     /// Choose one move for one position and print it in standard notation (`11-15`, `22x15x8`).
     ///
     /// Exit codes: 0 a move was printed; 1 the position has no legal move (`none` is printed);
@@ -78,6 +87,7 @@ impl Cli {
             Some(Command::Perft(args)) => perft::run(&args),
             Some(Command::Bench(args)) => bench::run(&args),
             Some(Command::Verify(args)) => verify::run(&args),
+            Some(Command::Show(args)) => show::run(&args),
             Some(Command::Think(args)) => think::run(&args, started),
             Some(Command::Match(args)) => matches::run(&args),
             None => solve::run(&self.solve),

@@ -6,10 +6,12 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Args;
 
-use checkers::formats::{files, notation};
+use checkers::formats::{input, notation};
 use checkers::rules::movegen::Routes;
 use checkers::rules::perft;
 use checkers::Position;
+
+use super::{memory, output};
 
 /// Arguments of `perft`.
 #[derive(Debug, Args)]
@@ -18,9 +20,14 @@ pub struct PerftArgs {
     #[arg(value_parser = clap::value_parser!(u32).range(0..=30))]
     pub depth: u32,
 
-    /// Start from this puzzle (red to move) instead of the standard start position.
+    /// Start from this position instead of the standard start position: a board, a FEN or a
+    /// PDN game (either side to move).
     #[arg(long, value_name = "FILE")]
     pub inputfile: Option<PathBuf>,
+
+    /// Start from this FEN, e.g. `B:W21-32:B1-12` (either side to move).
+    #[arg(long, value_name = "FEN", conflicts_with = "inputfile")]
+    pub fen: Option<String>,
 
     /// Print the count under each first move.
     #[arg(long)]
@@ -42,9 +49,10 @@ pub struct PerftArgs {
 
 /// Runs perft.
 pub fn run(args: &PerftArgs) -> Result<ExitCode> {
-    let pos = match &args.inputfile {
-        Some(path) => files::read_puzzle(path)?,
-        None => Position::start(),
+    let pos = match (&args.inputfile, &args.fen) {
+        (Some(path), _) => input::read_position(path, None)?,
+        (None, Some(fen)) => input::fen_position(fen)?,
+        (None, None) => Position::start(),
     };
     let routes = if args.distinct {
         Routes::Distinct
@@ -55,12 +63,13 @@ pub fn run(args: &PerftArgs) -> Result<ExitCode> {
         .num_threads(args.threads.map_or(0, |t| t as usize))
         .build()?;
     let started = std::time::Instant::now();
-    let table = perft::PerftTable::new(usize::try_from(args.hash_mb)?);
+    let table = table(args.hash_mb)?;
+    let mut out = String::new();
     let total = pool.install(|| {
         if args.divide {
             let rows = perft::divide(&pos, args.depth, routes, &table);
             for (mv, n) in &rows {
-                println!("{} {n}", notation::move_text(&pos, *mv));
+                out.push_str(&format!("{} {n}\n", notation::move_text(&pos, *mv)));
             }
             rows.iter().map(|(_, n)| n).sum()
         } else {
@@ -68,11 +77,53 @@ pub fn run(args: &PerftArgs) -> Result<ExitCode> {
         }
     });
     let secs = started.elapsed().as_secs_f64();
-    println!("{total}");
-    eprintln!(
+    out.push_str(&format!("{total}\n"));
+    output::print(&out)?;
+    output::eprintln(&format!(
         "perft {}: {total} leaves in {secs:.3} s ({:.1} M leaves/s)",
         args.depth,
         total as f64 / secs.max(1e-9) / 1e6
-    );
+    ))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The table of `--hash-mb` MiB. A size beyond the memory the system has available is refused
+/// with a message (exit 2) rather than pushing the machine into swap; a size the allocator
+/// still refuses is halved until it is had, with one warning.
+fn table(megabytes: u64) -> Result<perft::PerftTable> {
+    let wanted = usize::try_from(megabytes).unwrap_or(usize::MAX);
+    let bytes = perft::PerftTable::bytes_for(wanted) as u64;
+    if let Some(available) = memory::available_bytes() {
+        if bytes > available {
+            return Err(output::BadInput(format!(
+                "--hash-mb {megabytes}: a table of {} MiB does not fit in the {} MiB of memory \
+                 available; ask for less",
+                memory::mib(bytes),
+                memory::mib(available)
+            ))
+            .into());
+        }
+    }
+    let mut size = wanted;
+    loop {
+        match perft::PerftTable::try_new(size) {
+            Ok(table) => {
+                if size != wanted {
+                    output::eprintln(&format!(
+                        "checkers: warning: --hash-mb {megabytes}: the memory could not be had; \
+                         using a table of {size} MiB"
+                    ))?;
+                }
+                return Ok(table);
+            }
+            Err(_) if size > 1 => size /= 2,
+            Err(_) => {
+                output::eprintln(&format!(
+                    "checkers: warning: --hash-mb {megabytes}: the memory could not be had; \
+                     counting without a table"
+                ))?;
+                return Ok(perft::PerftTable::empty());
+            }
+        }
+    }
 }

@@ -7,72 +7,139 @@ use std::time::Duration;
 use anyhow::Result;
 use clap::Args;
 
-use checkers::formats::board_text::format_solution;
-use checkers::formats::files;
+use checkers::formats::export::{self, OutputFormat};
+use checkers::formats::{files, input};
 use checkers::rules::game::Outcome;
-use checkers::search::solve::{self, Solution, SolveOptions};
+use checkers::search::solve::{self, Solution, SolveOptions, UnprovenMove};
+use checkers::{Color, SetupWarning};
+
+use super::output;
 
 /// Options of the solver.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// Puzzle file: 8 lines of 8 characters from `.rRbB`, red to move.
-    #[arg(long, value_name = "FILE", required = true)]
+    /// Puzzle file (`-`: standard input): a board, a FEN or a PDN game.
+    ///
+    /// A board is 8 lines of 8 characters from `.rRbB`, red to move; a PDN game gives the
+    /// position after its moves. The format is told apart by the content.
+    #[arg(long, value_name = "FILE", required_unless_present = "fen")]
     pub inputfile: Option<PathBuf>,
 
-    /// Where to write the solution: every state of the game, one empty line between states.
-    /// Written atomically; left untouched on any error.
+    /// The puzzle as a FEN instead of a file, e.g. `W:WK19,K23:BK28,12` (W: red to move).
+    #[arg(long, value_name = "FEN", conflicts_with = "inputfile")]
+    pub fen: Option<String>,
+
+    /// Which game of a PDN file holding several, from 1.
+    #[arg(long, value_name = "N", requires = "inputfile",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub game: Option<u32>,
+
+    /// Format of the solution: board text (default), PDN with each move's value, or FEN lines.
+    #[arg(long, value_enum, default_value_t = FormatArg::Text)]
+    pub format: FormatArg,
+
+    /// Where to write the solution (`-`: standard output).
+    ///
+    /// Every state of the game, one empty line between states.
+    /// A regular file is replaced atomically, keeping its permissions (a new one gets 0666 less
+    /// the umask), and is left untouched on any error; a symbolic link's target is replaced.
+    /// Devices and fifos (`/dev/null`, `/dev/stdout`) are written directly. A file in a
+    /// read-only folder is rewritten in place, the only way to update it.
     #[arg(long, value_name = "FILE", required = true)]
     pub outputfile: Option<PathBuf>,
 
     #[command(flatten)]
     pub engine: EngineArgs,
 
-    /// Print nothing on stderr but errors (no warnings, no summary line).
+    /// Print nothing on stderr but errors.
+    ///
+    /// No warnings, no summary line.
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+/// The solution formats, as written on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatArg {
+    /// Every state as 8 rows of `.rRbB`, one empty line between states.
+    Text,
+    /// A PDN game: setup tags, moves in standard notation, values as comments, result.
+    Pdn,
+    /// One FEN per state.
+    Fen,
+}
+
+impl From<FormatArg> for OutputFormat {
+    fn from(f: FormatArg) -> OutputFormat {
+        match f {
+            FormatArg::Text => OutputFormat::Text,
+            FormatArg::Pdn => OutputFormat::Pdn,
+            FormatArg::Fen => OutputFormat::Fen,
+        }
+    }
 }
 
 /// Search settings shared by the solver and the benchmark.
 #[derive(Debug, Args, Clone, Copy)]
 pub struct EngineArgs {
-    /// Largest transposition table in MiB; it starts at 512 KiB and grows as the search needs it
-    /// (one table per game).
+    /// Largest transposition table, in MiB.
+    ///
+    /// The table starts at 512 KiB and grows as the search needs it (one table per game).
     #[arg(long = "tt-mb", value_name = "MIB", default_value_t = 64,
           value_parser = clap::value_parser!(u32).range(1..=16384))]
     pub tt_mb: u32,
 
-    /// Deepest search per move, in plies (default: no limit; the search stops when the result is
-    /// proven or the move's node budget is spent).
+    /// Deepest search per move, in plies (default: no limit).
+    ///
+    /// Without it the search of a move stops when the result is proven or the move's node
+    /// budget is spent.
     #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..=990))]
     pub depth: Option<u32>,
 
-    /// The whole game is played within this many seconds; near the end the sides play quick
-    /// shallow moves so that the game still finishes.
+    /// The whole game is played within this many seconds.
+    ///
+    /// Near the end the sides play quick shallow moves so that the game still finishes.
     #[arg(long = "time-limit", value_name = "SECONDS", default_value_t = 50.0,
           value_parser = parse_seconds)]
     pub time_limit: f64,
 
-    /// Nodes a move may search before the best move found so far is played (each side's first
-    /// move gets 20 times as many, to prove the puzzle's value). Counting nodes, not time, keeps
-    /// the output identical from run to run.
+    /// Nodes a move may search before the best move found so far is played.
+    ///
+    /// Each side's first move gets 20 times as many, to prove the puzzle's value. Counting
+    /// nodes, not time, keeps the output identical from run to run.
     #[arg(long = "nodes-per-move", value_name = "NODES", default_value_t = 100_000,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes_per_move: u64,
+
+    /// The search speed assumed when turning the time limit into the game's budget of nodes
+    /// for proving unproven moves (proof searches): the budget is this times 85% of the time
+    /// limit; each side's first unproven move may spend a third of what is left, later ones an
+    /// eighth when a proof looks in reach. A count fixed by the settings, so the same puzzle and
+    /// settings always give the same line. 0: no proof searches.
+    #[arg(long = "nodes-per-second", value_name = "NODES",
+          default_value_t = checkers::search::solve::DEFAULT_NODES_PER_SECOND)]
+    pub nodes_per_second: u64,
 
     /// Also end the game as a draw after 50 moves of each side without a capture or a crowning.
     #[arg(long = "draw-rule")]
     pub draw_rule: bool,
 
-    /// Measurement baseline: search without the transposition table. Same results, more work.
+    /// Measurement baseline: search without the transposition table.
+    ///
+    /// Same results, more work.
     #[arg(long = "no-table")]
     pub no_table: bool,
 
-    /// Measurement baseline: search moves in generation order. Same results, more work.
+    /// Measurement baseline: search moves in generation order.
+    ///
+    /// Same results, more work.
     #[arg(long = "no-ordering")]
     pub no_ordering: bool,
 
-    /// Measurement baseline: solve endgames of a few pieces by search alone, without building
-    /// their endgame databases. Same results when the search can prove them; far more work.
+    /// Measurement baseline: no endgame databases.
+    ///
+    /// Endgames of a few pieces are solved by search alone, without building their endgame
+    /// databases. Same results when the search can prove them; far more work.
     #[arg(long = "no-endgame-db")]
     pub no_endgame_db: bool,
 }
@@ -98,6 +165,7 @@ pub fn solve_options(engine: &EngineArgs) -> SolveOptions {
         max_depth: engine.depth,
         time_limit: Duration::from_secs_f64(engine.time_limit),
         nodes_per_move: engine.nodes_per_move,
+        nodes_per_second: engine.nodes_per_second,
         fifty_move_rule: engine.draw_rule,
         features: checkers::search::Features {
             table: !engine.no_table,
@@ -109,21 +177,80 @@ pub fn solve_options(engine: &EngineArgs) -> SolveOptions {
 
 /// Solves the puzzle and writes the solution.
 pub fn run(args: &SolveArgs) -> Result<ExitCode> {
-    let (Some(input), Some(output)) = (&args.inputfile, &args.outputfile) else {
-        anyhow::bail!("--inputfile and --outputfile are required");
+    let Some(output) = &args.outputfile else {
+        anyhow::bail!("--outputfile is required");
     };
-    let puzzle = files::read_puzzle(input)?;
+    let (puzzle, name) = match (&args.inputfile, &args.fen) {
+        (Some(input), _) => (
+            input::read_puzzle(input, args.game.map(|g| g as usize))?,
+            files::input_name(input).display().to_string(),
+        ),
+        (None, Some(fen)) => (input::fen_puzzle(fen)?, "--fen".to_string()),
+        (None, None) => anyhow::bail!("--inputfile or --fen is required"),
+    };
+    let format = OutputFormat::from(args.format);
+    if format != OutputFormat::Text {
+        input::require_standard(&puzzle, &name)?;
+    }
     if !args.quiet {
-        for warning in puzzle.setup_warnings() {
-            eprintln!("checkers: warning: {}: {warning}", input.display());
+        for warning in warning_lines(&puzzle.setup_warnings()) {
+            output::eprintln(&format!("checkers: warning: {name}: {warning}"))?;
         }
     }
     let solution = solve::solve(puzzle, &solve_options(&args.engine));
-    files::write_atomic(output, &format_solution(&solution.states))?;
+    let event = args
+        .inputfile
+        .as_ref()
+        .and_then(|p| p.file_stem())
+        .map_or("puzzle".to_string(), |s| s.to_string_lossy().into_owned());
+    let text = export::write_solution(&solution, format, &event)?;
+    files::write_output(output, text.as_bytes())?;
     if !args.quiet {
-        eprintln!("{}", summary(&solution));
+        output::eprintln(&summary(&solution))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One line per kind of warning: the men standing on their crowning row are listed together,
+/// one line per side, instead of one line per man.
+fn warning_lines(warnings: &[SetupWarning]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for color in [Color::Red, Color::Black] {
+        let squares: Vec<String> = warnings
+            .iter()
+            .filter_map(|w| match w {
+                SetupWarning::ManOnCrowningRow { color: c, square } if *c == color => {
+                    Some(square.to_string())
+                }
+                _ => None,
+            })
+            .collect();
+        if squares.len() > 1 {
+            lines.push(format!(
+                "{} {} men stand on their crowning row ({}); they stay men and cannot move",
+                squares.len(),
+                color.name(),
+                squares.join(", ")
+            ));
+        }
+    }
+    let grouped =
+        |w: &SetupWarning| match w {
+            SetupWarning::ManOnCrowningRow { color, .. } => warnings
+                .iter()
+                .filter(
+                    |o| matches!(o, SetupWarning::ManOnCrowningRow { color: c, .. } if c == color),
+                )
+                .count()
+                > 1,
+            _ => false,
+        };
+    let single: Vec<String> = warnings
+        .iter()
+        .filter(|w| !grouped(w))
+        .map(ToString::to_string)
+        .collect();
+    single.into_iter().chain(lines).collect()
 }
 
 /// The one-line report of a solved game.
@@ -140,6 +267,10 @@ fn summary(s: &Solution) -> String {
     } else {
         "not proven"
     };
+    let proof = match s.unproven.as_slice() {
+        [] => proof.to_string(),
+        moves => format!("{proof}: {}", unproven_moves(moves)),
+    };
     let databases = if s.endgame_positions == 0 {
         String::new()
     } else {
@@ -148,12 +279,91 @@ fn summary(s: &Solution) -> String {
             s.endgame_positions as f64 / 1e6
         )
     };
+    let databases = match &s.endgame_error {
+        Some(e) => format!("{databases}; {e}"),
+        None => databases,
+    };
     format!(
-        "{result} after {} moves ({proof}); {} states; {:.3} s; {} nodes; table hit rate {:.0}%{databases}",
-        s.moves(),
+        "{result} after {} ({proof}); {} states; {:.3} s; {} nodes; table hit rate {:.0}%{databases}",
+        plural(s.moves(), "move"),
         s.states.len(),
         s.elapsed.as_secs_f64(),
         s.stats.nodes,
         100.0 * s.tt_hit_rate
     )
+}
+
+/// `n` and the noun, plural unless `n` is 1: "1 move", "7 moves".
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("{n} {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// How far the proofs of the unproven moves got, the first few of them: "move 1: no end within
+/// 11 plies, scored win in 25".
+fn unproven_moves(moves: &[UnprovenMove]) -> String {
+    const SHOWN: usize = 3;
+    let mut parts: Vec<String> = moves
+        .iter()
+        .take(SHOWN)
+        .map(|m| {
+            let score = m.score.map_or(String::new(), |s| format!(", scored {s}"));
+            format!(
+                "move {}: no end within {} plies{score}",
+                m.number, m.no_end_within
+            )
+        })
+        .collect();
+    if moves.len() > SHOWN {
+        parts.push(format!("{} more", moves.len() - SHOWN));
+    }
+    parts.join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use checkers::Square;
+
+    #[test]
+    fn men_on_their_crowning_row_make_one_line_per_side() {
+        let at = |row, col| Square::new(row, col).expect("square");
+        let warnings = [
+            SetupWarning::ManOnCrowningRow {
+                color: Color::Red,
+                square: at(0, 1),
+            },
+            SetupWarning::ManOnCrowningRow {
+                color: Color::Red,
+                square: at(0, 3),
+            },
+            SetupWarning::ManOnCrowningRow {
+                color: Color::Black,
+                square: at(7, 0),
+            },
+            SetupWarning::TooManyPieces {
+                color: Color::Red,
+                count: 13,
+            },
+        ];
+        let lines = warning_lines(&warnings);
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert!(lines[0].starts_with("a black man stands on its crowning row at row 8 col 1"));
+        assert!(lines[1].starts_with("red has 13 pieces"));
+        assert_eq!(
+            lines[2],
+            "2 red men stand on their crowning row (row 1 col 2, row 1 col 4); they stay men and \
+             cannot move"
+        );
+    }
+
+    #[test]
+    fn one_move_is_singular() {
+        assert_eq!(plural(1, "move"), "1 move");
+        assert_eq!(plural(0, "move"), "0 moves");
+        assert_eq!(plural(7, "move"), "7 moves");
+    }
 }

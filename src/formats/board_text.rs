@@ -59,6 +59,13 @@ pub enum BoardErrorKind {
         /// The start of the line found.
         found: String,
     },
+    /// The cells read do not make a position. Each cell is read from one character, so this
+    /// cannot happen; it is an error rather than a silently different board if it ever does.
+    #[error("the board is not a valid position: {reason}")]
+    NotAPosition {
+        /// Why [`Position::new`] refused the cells.
+        reason: String,
+    },
 }
 
 /// An error at a line and column of a board or solution file.
@@ -86,8 +93,13 @@ struct Line<'a> {
     text: &'a str,
 }
 
-/// Checks that `bytes` are text and splits them into lines, tolerating CRLF and trailing spaces.
+/// The UTF-8 byte order mark that some editors put at the start of a text file.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Checks that `bytes` are text and splits them into lines, tolerating a UTF-8 byte order mark,
+/// CRLF and trailing spaces.
 fn lines(bytes: &[u8]) -> Result<Vec<Line<'_>>, BoardError> {
+    let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
     if bytes.is_empty() {
         return Err(BoardError::at(1, 1, BoardErrorKind::Empty));
     }
@@ -204,9 +216,19 @@ impl Cells {
         }
     }
 
-    fn into_position(self, side: Color) -> Position {
-        // Each cell was written once from one character, so the sets are consistent.
-        Position::new(self.red, self.black, self.kings, side).unwrap_or_else(|_| Position::start())
+    /// The position of the cells read. Each cell was written once from one character, so the
+    /// sets are consistent and this does not fail; if it ever did, the board is refused with the
+    /// reason (at `line`, the board's first row) rather than replaced by another.
+    fn into_position(self, side: Color, line: usize) -> Result<Position, BoardError> {
+        Position::new(self.red, self.black, self.kings, side).map_err(|e| {
+            BoardError::at(
+                line,
+                1,
+                BoardErrorKind::NotAPosition {
+                    reason: e.to_string(),
+                },
+            )
+        })
     }
 }
 
@@ -216,7 +238,7 @@ fn parse_rows(rows: &[Line<'_>], side: Color) -> Result<Position, BoardError> {
     for (r, line) in rows.iter().take(8).enumerate() {
         parse_row(*line, r as u8, &mut cells)?;
     }
-    Ok(cells.into_position(side))
+    cells.into_position(side, rows.first().map_or(1, |l| l.number))
 }
 
 /// Parses a puzzle file: exactly 8 non-empty rows of 8 cells, red to move.
@@ -347,6 +369,22 @@ mod tests {
             parse_board(two_empty.as_bytes()).unwrap_err().kind,
             BoardErrorKind::TooManyRows
         );
+    }
+
+    #[test]
+    fn a_utf8_byte_order_mark_is_accepted() {
+        let with_bom = [BOM, P03.as_bytes()].concat();
+        assert_eq!(parse_board(&with_bom), parse_board(P03.as_bytes()));
+        let pos = parse_board(P03.as_bytes()).unwrap();
+        let solution = [BOM, format_solution(&[pos]).as_bytes()].concat();
+        assert_eq!(parse_solution(&solution), Ok(vec![pos]));
+        // A mark alone is an empty file; a mark elsewhere is a bad character.
+        assert_eq!(parse_board(BOM).unwrap_err().kind, BoardErrorKind::Empty);
+        let late = [&P03.as_bytes()[..9], BOM, &P03.as_bytes()[9..]].concat();
+        assert!(matches!(
+            parse_board(&late).unwrap_err().kind,
+            BoardErrorKind::BadChar { found: '\u{feff}' }
+        ));
     }
 
     #[test]

@@ -85,6 +85,124 @@ pub fn move_text(pos: &Position, mv: Move) -> String {
     parts.join(sep)
 }
 
+/// Why a path of squares is not a legal move in a position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PathError {
+    /// No legal move starts and ends where the path does (or takes what it takes).
+    #[error("not a legal move for {side} here; legal moves: {legal}")]
+    Illegal {
+        /// The side to move, by name.
+        side: &'static str,
+        /// The legal moves in standard notation, separated by spaces (or "none").
+        legal: String,
+    },
+    /// A multi-jump written with its two ends only, when several captures share them.
+    #[error("ambiguous: several captures go from {from} to {to}; write every landing square")]
+    Ambiguous {
+        /// The start, as written.
+        from: u8,
+        /// The end, as written.
+        to: u8,
+    },
+}
+
+/// The squares of a move written in standard notation, `22-18` or `15x22x31`; `None` when the
+/// text is not numbers 1-32 joined by `-` or `x`. Which separator is used is not checked here:
+/// the path alone identifies the move.
+#[must_use]
+pub fn parse_path(text: &str) -> Option<Vec<Square>> {
+    let squares: Option<Vec<Square>> = text
+        .split(['-', 'x', 'X'])
+        .map(|part| {
+            let all_digits =
+                !part.is_empty() && part.len() <= 2 && part.bytes().all(|b| b.is_ascii_digit());
+            all_digits
+                .then(|| part.parse::<u8>().ok())
+                .flatten()
+                .and_then(square_of_number)
+        })
+        .collect();
+    squares.filter(|s| s.len() >= 2)
+}
+
+/// The legal move of `pos` that follows `path` (start, every landing square, end).
+///
+/// A capture may also be written with its two ends only when that names one capture. A full
+/// path is checked jump by jump: each hop jumps an enemy piece not yet taken onto a free square,
+/// forward only for a man, and the whole must be a complete legal move of the generator.
+pub fn move_from_path(pos: &Position, path: &[Square]) -> Result<Move, PathError> {
+    let legal = crate::rules::movegen::legal_moves(pos);
+    let illegal = || PathError::Illegal {
+        side: pos.side_to_move().name(),
+        legal: if legal.is_empty() {
+            "none".to_string()
+        } else {
+            legal
+                .iter()
+                .map(|&m| move_text(pos, m))
+                .collect::<Vec<_>>()
+                .join(" ")
+        },
+    };
+    let (Some(&from), Some(&to)) = (path.first(), path.last()) else {
+        return Err(illegal());
+    };
+    let ends: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|m| m.from() == from && m.to() == to)
+        .collect();
+    if path.len() == 2 {
+        return match ends.as_slice() {
+            [only] => Ok(*only),
+            [] => Err(illegal()),
+            _ => Err(PathError::Ambiguous {
+                from: standard_number(from).unwrap_or(0),
+                to: standard_number(to).unwrap_or(0),
+            }),
+        };
+    }
+    let Some(taken) = jumped(pos, path) else {
+        return Err(illegal());
+    };
+    ends.into_iter()
+        .find(|m| m.captured() == taken)
+        .ok_or_else(illegal)
+}
+
+/// The pieces a path of jumps takes, if every hop is a jump the moving piece may make.
+fn jumped(pos: &Position, path: &[Square]) -> Option<crate::Bitboard> {
+    let from = *path.first()?;
+    let mover = pos.piece_at(from)?;
+    if mover.color != pos.side_to_move() {
+        return None;
+    }
+    let enemies = pos.pieces(mover.color.opponent());
+    let free = !pos.occupied() | from.bit();
+    let mut taken = crate::Bitboard::EMPTY;
+    for hop in path.windows(2) {
+        let (at, land) = (hop[0], hop[1]);
+        let dir = Direction::ALL
+            .into_iter()
+            .find(|&d| at.step(d).and_then(|over| over.step(d)) == Some(land))?;
+        let forward = match mover.color {
+            crate::Color::Red => matches!(dir, Direction::NorthWest | Direction::NorthEast),
+            crate::Color::Black => matches!(dir, Direction::SouthWest | Direction::SouthEast),
+        };
+        let over = at.step(dir)?;
+        let is_man = mover.kind == crate::Kind::Man;
+        if (is_man && !forward)
+            || !enemies.contains(over)
+            || taken.contains(over)
+            || !free.contains(land)
+        {
+            return None;
+        }
+        taken |= over.bit();
+    }
+    Some(taken)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,5 +232,40 @@ mod tests {
             texts,
             ["21-17", "22-17", "22-18", "23-18", "23-19", "24-19", "24-20"]
         );
+    }
+
+    #[test]
+    fn paths_identify_moves() {
+        // Red man on 22 (row 6, col 3) can jump black men on 18 and 11: 22x15x8.
+        let sq = |n| square_of_number(n).unwrap();
+        let pos = crate::formats::fen::parse("W:W22:B18,11,1").unwrap();
+        let mv = move_from_path(&pos, &parse_path("22x15x8").unwrap()).unwrap();
+        assert_eq!((mv.from(), mv.to()), (sq(22), sq(8)));
+        assert_eq!(mv.captured(), sq(18).bit() | sq(11).bit());
+        assert_eq!(move_text(&pos, mv), "22x15x8");
+        // The short form names the same move; a step is not legal when a capture exists.
+        assert_eq!(move_from_path(&pos, &parse_path("22x8").unwrap()), Ok(mv));
+        assert!(matches!(
+            move_from_path(&pos, &parse_path("22-17").unwrap()),
+            Err(PathError::Illegal { .. })
+        ));
+        // Stopping half-way is not a complete move.
+        assert!(move_from_path(&pos, &parse_path("22x15").unwrap()).is_err());
+        assert_eq!(parse_path("22-33"), None);
+        assert_eq!(parse_path("22"), None);
+        assert_eq!(parse_path("a-b"), None);
+    }
+
+    #[test]
+    fn every_route_written_reads_back_and_men_never_jump_backwards() {
+        // A red king on 15 among black men: every legal capture, written, reads back as itself.
+        let pos = crate::formats::fen::parse("W:WK15:B10,11,18,19").unwrap();
+        for mv in crate::rules::movegen::legal_moves(&pos) {
+            assert_eq!(move_from_path(&pos, &move_path(&pos, mv)), Ok(mv));
+        }
+        // A red man on 15 with a black man behind it on 18 has no jump over it.
+        let men = crate::formats::fen::parse("W:W15:B18,1").unwrap();
+        assert!(move_from_path(&men, &parse_path("15x22").unwrap()).is_err());
+        assert!(move_from_path(&men, &parse_path("15-10").unwrap()).is_ok());
     }
 }

@@ -4,6 +4,7 @@
 //! shared table of subtree counts ([`PerftTable`]): the same position at the same remaining depth
 //! is reached by many move orders, and its count is computed once.
 
+use std::collections::TryReserveError;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
@@ -31,6 +32,9 @@ pub fn perft(pos: &Position, depth: u32, routes: Routes) -> u64 {
     }
 }
 
+/// Bytes per slot of a [`PerftTable`].
+const SLOT_BYTES: usize = 16;
+
 /// Distinguishes the same position at different remaining depths in the table.
 const DEPTH_KEY: u64 = 0x9E37_79B9_7F4A_7C15;
 
@@ -47,20 +51,57 @@ pub struct PerftTable {
 }
 
 impl PerftTable {
-    /// A table of at most `megabytes` MiB; 0 gives a table that stores nothing.
+    /// A table of at most `megabytes` MiB; 0 gives a table that stores nothing, and so does a
+    /// size that cannot be allocated (the counts are the same, only slower). See
+    /// [`PerftTable::try_new`] to know whether the memory was had.
     #[must_use]
     pub fn new(megabytes: usize) -> PerftTable {
-        let wanted = megabytes.saturating_mul(1 << 20) / 16;
-        let len = if wanted == 0 {
+        PerftTable::try_new(megabytes).unwrap_or_else(|_| PerftTable::empty())
+    }
+
+    /// A table of at most `megabytes` MiB (a power of two of 16-byte slots), or an error when
+    /// that memory cannot be allocated. The allocation never aborts the process.
+    ///
+    /// # Errors
+    /// The allocator refused the memory.
+    pub fn try_new(megabytes: usize) -> Result<PerftTable, TryReserveError> {
+        let len = PerftTable::slots_for(megabytes);
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(len)?;
+        slots.extend((0..len).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]));
+        Ok(PerftTable {
+            slots,
+            mask: len.saturating_sub(1),
+        })
+    }
+
+    /// A table that stores nothing.
+    #[must_use]
+    pub fn empty() -> PerftTable {
+        PerftTable {
+            slots: Vec::new(),
+            mask: 0,
+        }
+    }
+
+    /// Bytes a table of `megabytes` MiB really takes (its slots are a power of two).
+    #[must_use]
+    pub fn bytes_for(megabytes: usize) -> usize {
+        PerftTable::slots_for(megabytes) * SLOT_BYTES
+    }
+
+    /// Bytes this table takes.
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * SLOT_BYTES
+    }
+
+    fn slots_for(megabytes: usize) -> usize {
+        let wanted = megabytes.saturating_mul(1 << 20) / SLOT_BYTES;
+        if wanted == 0 {
             0
         } else {
             1usize << (usize::BITS - 1 - wanted.leading_zeros())
-        };
-        PerftTable {
-            slots: (0..len)
-                .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
-                .collect(),
-            mask: len.saturating_sub(1),
         }
     }
 
@@ -157,5 +198,20 @@ mod tests {
             assert_eq!(perft_cached(&start, 7, Routes::All, &table), plain);
             assert_eq!(perft_parallel(&start, 7, Routes::All, &table), plain);
         }
+    }
+
+    /// A size no allocator can give is an error, not an abort; the plain constructor then
+    /// gives a table that stores nothing and still counts right.
+    #[test]
+    fn an_impossible_table_is_an_error() {
+        assert!(PerftTable::try_new(usize::MAX / (1 << 20)).is_err());
+        let table = PerftTable::new(usize::MAX / (1 << 20));
+        assert_eq!(table.bytes(), 0);
+        let start = Position::start();
+        assert_eq!(
+            perft_parallel(&start, 6, Routes::All, &table),
+            perft(&start, 6, Routes::All)
+        );
+        assert_eq!(PerftTable::bytes_for(3), 2 << 20);
     }
 }

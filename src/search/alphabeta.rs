@@ -7,7 +7,7 @@ use crate::rules::movegen::{self, Routes};
 use crate::rules::moves::MoveList;
 use crate::rules::position::Position;
 
-use super::endgame::EndgameDb;
+use super::endgame::{BuildError, EndgameDb};
 use super::eval::evaluate;
 use super::ordering::{Keys, MoveOrderer};
 use super::score::{Score, MAX_PLY};
@@ -16,9 +16,12 @@ use super::tt::{Bound, Entry, TranspositionTable};
 /// When a search must stop. Nodes make the stop deterministic; the deadline is a safety net.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Limits {
-    /// Stop after this many nodes in one turn.
+    /// Stop the iterative deepening after this many nodes in one turn.
     pub nodes: Option<u64>,
-    /// Stop at this instant.
+    /// Nodes the proof search (see [`proof`](super::proof)) may spend afterwards when the
+    /// deepening did not prove the turn's value (0 or `None`: no proof search).
+    pub proof_nodes: Option<u64>,
+    /// Stop at this instant (endgame database builds too).
     pub deadline: Option<Instant>,
 }
 
@@ -67,6 +70,8 @@ pub struct Searcher {
     pub(super) aborted: bool,
     pub(super) features: Features,
     pub(super) endgame: EndgameDb,
+    /// The first endgame database build that failed for a reason other than the deadline.
+    pub(super) endgame_error: Option<BuildError>,
 }
 
 /// How often (in nodes) the clock is read.
@@ -91,6 +96,7 @@ impl Searcher {
             stop_at: u64::MAX,
             aborted: false,
             endgame: EndgameDb::default(),
+            endgame_error: None,
         }
     }
 
@@ -110,6 +116,13 @@ impl Searcher {
     #[must_use]
     pub fn endgame_positions(&self) -> usize {
         self.endgame.positions()
+    }
+
+    /// The first endgame database build that failed other than by its deadline (a bug: the
+    /// positions it would have covered were left to the search, never read as draws).
+    #[must_use]
+    pub fn endgame_error(&self) -> Option<&BuildError> {
+        self.endgame_error.as_ref()
     }
 
     /// Bytes held by the transposition table.

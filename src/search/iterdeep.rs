@@ -8,6 +8,8 @@ use crate::rules::moves::Move;
 use crate::rules::position::Position;
 
 use super::alphabeta::{Features, Limits, Searcher};
+use super::endgame::BuildError;
+use super::proof::Proof;
 use super::score::{Score, MAX_PLY};
 
 /// The outcome of one turn's thinking.
@@ -17,15 +19,19 @@ pub struct Thought {
     pub best: Move,
     /// Its score from the mover's point of view (None when the move was forced and not searched).
     pub score: Option<Score>,
-    /// Depth of the last completed iteration.
+    /// Depth of the last completed iteration (of the deepening, or the proof's bound).
     pub depth: u32,
     /// Whether `score` is an exact game end within the searched depth: the move is then optimal
     /// (fastest win or slowest loss) and the smallest such move in canonical order.
     pub proven: bool,
+    /// For a move that is not proven: plies from this position within which the game is proven
+    /// not to end (the best bound the searches reached; 0 when none).
+    pub no_end_within: u32,
 }
 
 /// Time per index slot assumed when deciding whether a database can be built in time: about
-/// twice what one thread takes on an idle machine.
+/// twice what one thread takes on an idle machine. Only a guess at whether to start: the build
+/// itself stops at the deadline.
 const BUILD_NANOS_PER_SLOT: u64 = 250;
 
 impl Searcher {
@@ -34,8 +40,19 @@ impl Searcher {
     /// Deepens one ply at a time up to `max_depth`. When an iteration's score is a game end no
     /// further away than that iteration's depth, the score is exact, the deepening stops, and
     /// among all moves that reach that score the first in canonical order ([`Move::canonical_key`])
-    /// is played, so the choice does not depend on the search's internal move order.
-    pub fn think(&mut self, pos: &Position, max_depth: u32, limits: Limits) -> Option<Thought> {
+    /// is played, so the choice does not depend on the search's internal move order. When the
+    /// deepening runs out of nodes first, the proof search ([`proof`](super::proof)) asks for a
+    /// game end within ever more plies with the turn's `proof_nodes`.
+    ///
+    /// `known` is the exact value of `pos` when an earlier turn proved it (the score of a proven
+    /// move, carried over the moves since): only the canonical move reaching it is then searched.
+    pub fn think(
+        &mut self,
+        pos: &Position,
+        max_depth: u32,
+        limits: Limits,
+        known: Option<Score>,
+    ) -> Option<Thought> {
         let mut moves = movegen::legal_moves(pos);
         if moves.is_empty() {
             return None;
@@ -47,19 +64,23 @@ impl Searcher {
                 score: None,
                 depth: 0,
                 proven: false,
+                no_end_within: 0,
             });
         }
         self.limits = limits;
         // Databases already built are always read; `endgame_db` decides whether to build them.
         if self.endgame.covers(pos)
-            || (self.features.endgame_db && self.time_to_build(pos) && self.endgame.prepare(pos))
+            || (self.features.endgame_db && self.time_to_build(pos) && self.build_quick(pos))
         {
             if let Some(thought) = self.endgame_move(pos, &moves) {
                 return Some(thought);
             }
         }
-        self.begin_turn(limits);
         let max_depth = max_depth.min(MAX_PLY as u32 - 2);
+        if let Some(thought) = known.and_then(|k| self.play_known(pos, &moves, k, max_depth)) {
+            return Some(thought);
+        }
+        self.begin_turn(limits.nodes);
         // A few pieces with men among them, or more kings than a quick database covers: first
         // the search alone, with the turn's whole budget (the official puzzles are proven in a
         // few thousand nodes, and many boards of six pieces within it), and only when that fails
@@ -68,13 +89,13 @@ impl Searcher {
         let escalate = self.features.endgame_db && self.endgame.could_prepare_for(pos);
         let mut done = self.deepen(pos, &moves, max_depth);
         if escalate && !done.is_some_and(|t| t.proven) && self.time_to_build(pos) {
-            self.endgame.prepare_for(pos);
+            self.build_all(pos);
             if self.endgame.covers(pos) {
                 if let Some(thought) = self.endgame_move(pos, &moves) {
                     return Some(thought);
                 }
             }
-            self.begin_turn(limits);
+            self.begin_turn(limits.nodes);
             done = self.deepen(pos, &moves, max_depth).or(done);
         }
         let mut thought = done.unwrap_or(Thought {
@@ -82,13 +103,97 @@ impl Searcher {
             score: None,
             depth: 0,
             proven: false,
+            no_end_within: 0,
         });
+        if !thought.proven {
+            // The deepening's last iteration saw every line of its depth: no game end within it.
+            thought.no_end_within = thought.depth;
+            let budget = limits.proof_nodes.unwrap_or(0);
+            if budget > 0 {
+                self.begin_turn(Some(budget));
+                let mut order = moves.to_vec();
+                if let Some(p) = order.iter().position(|&m| m == thought.best) {
+                    order[..=p].rotate_right(1);
+                }
+                match self.prove(pos, &mut order, thought.depth + 1, max_depth) {
+                    Proof::Exact(score) => {
+                        let plies = score.plies_to_end().unwrap_or(0);
+                        // A proven win's first move is the one that proved it; a proven loss
+                        // names no move, so the canonical search below must find it.
+                        let found = score.is_win().then_some(order[0]);
+                        self.begin_turn(Some(budget));
+                        let canonical = self.first_move_reaching(pos, &moves, score, plies);
+                        if let Some(best) = canonical.or(found) {
+                            return Some(Thought {
+                                best,
+                                score: Some(score),
+                                depth: plies,
+                                proven: true,
+                                no_end_within: plies - 1,
+                            });
+                        }
+                        thought.no_end_within = plies - 1;
+                    }
+                    Proof::NoEndWithin(n) => thought.no_end_within = n.max(thought.depth),
+                }
+            }
+        }
         if let (true, Some(score)) = (thought.proven, thought.score) {
             if let Some(canonical) = self.first_move_reaching(pos, &moves, score, thought.depth) {
                 thought.best = canonical;
             }
         }
         Some(thought)
+    }
+
+    /// The canonical move reaching `known`, the proven value of `pos`, within the turn's nodes
+    /// (of the deepening and the proof search together); `None` if the limits stopped the
+    /// search (the turn then thinks as usual).
+    fn play_known(
+        &mut self,
+        pos: &Position,
+        sorted: &[Move],
+        known: Score,
+        max_depth: u32,
+    ) -> Option<Thought> {
+        let plies = known.plies_to_end().filter(|&n| n <= max_depth)?;
+        let nodes =
+            (self.limits.nodes).map(|n| n.saturating_add(self.limits.proof_nodes.unwrap_or(0)));
+        self.begin_turn(nodes);
+        let best = self.first_move_reaching(pos, sorted, known, plies)?;
+        Some(Thought {
+            best,
+            score: Some(known),
+            depth: plies,
+            proven: true,
+            no_end_within: plies.saturating_sub(1),
+        })
+    }
+
+    /// Builds the quick kings-only databases of `pos` within the deadline ([`EndgameDb::prepare`]);
+    /// whether `pos` is covered.
+    fn build_quick(&mut self, pos: &Position) -> bool {
+        let built = self.endgame.prepare_until(pos, self.limits.deadline);
+        self.note_build(built)
+    }
+
+    /// Builds every database `pos` can reach within the deadline ([`EndgameDb::prepare_for`]).
+    fn build_all(&mut self, pos: &Position) {
+        let built = self.endgame.prepare_for_until(pos, self.limits.deadline);
+        self.note_build(built);
+    }
+
+    /// Whether a build succeeded; a failure other than the deadline is kept for the report.
+    fn note_build(&mut self, built: Result<bool, BuildError>) -> bool {
+        match built {
+            Ok(covered) => covered,
+            Err(BuildError::Cancelled) => false,
+            Err(e) => {
+                debug_assert!(false, "{e}");
+                self.endgame_error.get_or_insert(e);
+                false
+            }
+        }
     }
 
     /// A move for the end of a game whose time is up: a fixed-depth search with an empty table
@@ -103,7 +208,7 @@ impl Searcher {
             },
         );
         std::mem::swap(&mut quick.endgame, &mut self.endgame);
-        let thought = quick.think(pos, depth, Limits::default());
+        let thought = quick.think(pos, depth, Limits::default(), None);
         std::mem::swap(&mut quick.endgame, &mut self.endgame);
         thought
     }
@@ -136,6 +241,7 @@ impl Searcher {
                 score: Some(score),
                 depth,
                 proven,
+                no_end_within: 0,
             });
             if proven {
                 break;
@@ -160,15 +266,14 @@ impl Searcher {
             score: Some(score),
             depth: score.plies_to_end().unwrap_or(0),
             proven: true,
+            no_end_within: 0,
         })
     }
 
-    fn begin_turn(&mut self, limits: Limits) {
-        self.limits = limits;
+    /// Starts a search of at most `nodes` more nodes (no limit for `None`).
+    fn begin_turn(&mut self, nodes: Option<u64>) {
         self.aborted = false;
-        self.stop_at = limits
-            .nodes
-            .map_or(u64::MAX, |n| self.stats.nodes.saturating_add(n));
+        self.stop_at = nodes.map_or(u64::MAX, |n| self.stats.nodes.saturating_add(n));
         self.tt.new_generation();
         self.orderer.new_turn();
     }

@@ -11,10 +11,12 @@ pub mod endgame;
 pub mod eval;
 pub mod iterdeep;
 pub mod ordering;
+pub mod proof;
 pub mod score;
 pub mod solve;
 pub mod tt;
 
 pub use alphabeta::{Features, Limits, SearchStats, Searcher};
 pub use iterdeep::Thought;
+pub use proof::Proof;
 pub use score::Score;

@@ -5,6 +5,8 @@ use std::time::{Duration, Instant};
 
 use crate::rules::game::{GameRecord, Outcome};
 use crate::rules::position::Position;
+use crate::search::endgame::BuildError;
+use crate::search::eval::MAN;
 use crate::search::{Features, Limits, Score, SearchStats, Searcher};
 
 /// How to play a puzzle.
@@ -16,10 +18,14 @@ pub struct SolveOptions {
     pub max_depth: Option<u32>,
     /// The whole run ends within this time.
     pub time_limit: Duration,
-    /// Nodes a turn may spend before playing its best move so far; each side's first turn gets
-    /// [`FIRST_TURN_FACTOR`] times as many, to prove the puzzle's value. Counting nodes instead of
-    /// time keeps the output identical from run to run.
+    /// Nodes a turn's iterative deepening may spend before playing its best move so far; each
+    /// side's first turn gets [`FIRST_TURN_FACTOR`] times as many. Counting nodes instead of time
+    /// keeps the output identical from run to run.
     pub nodes_per_move: u64,
+    /// The search speed assumed to turn the time limit into the game's budget of nodes for
+    /// proof searches (see [`proof_budget`]); 0 for no proof search. A node count fixed by the
+    /// settings, not a measured speed, so that the same puzzle and settings give the same line.
+    pub nodes_per_second: u64,
     /// Search enhancements in use (all by default; fewer only to measure their worth).
     pub features: Features,
     /// End the game as a draw after 50 moves of each side without capture or crowning.
@@ -33,6 +39,7 @@ impl Default for SolveOptions {
             max_depth: None,
             time_limit: Duration::from_secs(50),
             nodes_per_move: 100_000,
+            nodes_per_second: DEFAULT_NODES_PER_SECOND,
             fifty_move_rule: false,
             features: Features::default(),
         }
@@ -58,8 +65,25 @@ pub struct Solution {
     pub tt_hit_rate: f64,
     /// Positions held by the endgame databases built for this game (0 if none).
     pub endgame_positions: usize,
+    /// A database build that failed other than by the deadline (a bug, reported; its positions
+    /// were searched instead).
+    pub endgame_error: Option<BuildError>,
+    /// The searched moves that were not proven optimal, with how far their proofs got.
+    pub unproven: Vec<UnprovenMove>,
     /// Wall time.
     pub elapsed: Duration,
+}
+
+/// A move played without a proof of its optimality.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnprovenMove {
+    /// The move's number in the game (1 for the puzzle's first move).
+    pub number: usize,
+    /// The game is proven not to end within this many plies of the position moved from.
+    pub no_end_within: u32,
+    /// The search's score of the move (a heuristic value, or a game end further away than the
+    /// searches could prove exact), from the mover's point of view.
+    pub score: Option<Score>,
 }
 
 impl Solution {
@@ -74,6 +98,35 @@ impl Solution {
 /// whether the puzzle is proven; later turns of a proven game cost little (the table remembers),
 /// and later turns of an unproven game must stay cheap so that drawn games finish quickly.
 pub const FIRST_TURN_FACTOR: u64 = 20;
+
+/// Default of [`SolveOptions::nodes_per_second`]: about half what one core of a loaded 2-core
+/// machine searches (2 to 3 million nodes a second idle), so that the budget rarely meets the
+/// deadline, whose stop would make the line depend on the machine.
+pub const DEFAULT_NODES_PER_SECOND: u64 = 1_000_000;
+
+/// Each side's first searched turn may spend this fraction (one in `n`) of the proof budget
+/// left: the first turns prove the puzzle's value, and every later turn then only looks for the
+/// canonical move reaching the known value.
+const FIRST_PROOF_SHARE: u64 = 3;
+/// A later unproven turn may spend one in this many of the proof budget left, when a proof looks
+/// in reach (see [`in_reach`]).
+const LATER_PROOF_SHARE: u64 = 8;
+
+/// The game's budget of nodes for proof searches: the assumed speed times the part of the time
+/// limit not kept in reserve. Drawn boards spend most of it on each side's first turn and finish
+/// in well under half the limit; wins proven on the first turn spend little.
+#[must_use]
+pub fn proof_budget(options: &SolveOptions) -> u64 {
+    let seconds = options.time_limit.as_secs_f64() * (1.0 - RESERVE);
+    (options.nodes_per_second as f64 * seconds) as u64
+}
+
+/// Whether a later turn's proof search is worth its nodes: the side's previous turn found a game
+/// end beyond its proof, or one side is at least two men ahead by the evaluation. Balanced
+/// positions (most likely drawn, which no search proves) keep only the deepening's budget.
+fn in_reach(previous: Option<Score>) -> bool {
+    previous.is_some_and(|s| s.is_game_end() || s.0.abs() >= 2 * MAN)
+}
 
 /// Fraction of the time limit kept in reserve for finishing the game quickly.
 const RESERVE: f64 = 0.15;
@@ -90,6 +143,13 @@ pub fn solve(puzzle: Position, options: &SolveOptions) -> Solution {
     let mut root_score = None;
     let mut proven = true;
     let mut time_limited = false;
+    let proof_nodes = proof_budget(options);
+    // The exact value of the position to move, once a turn has proven it.
+    let mut known: Option<Score> = None;
+    // Each side's score on its previous searched turn, and whether it has searched yet.
+    let mut previous: [Option<Score>; 2] = [None; 2];
+    let mut searched = [false; 2];
+    let mut unproven = Vec::new();
     let outcome = loop {
         if let Some(outcome) = game.outcome() {
             break outcome;
@@ -102,8 +162,18 @@ pub fn solve(puzzle: Position, options: &SolveOptions) -> Solution {
         } else {
             options.nodes_per_move
         };
+        let side = pos.side_to_move() as usize;
+        let left = proof_nodes.saturating_sub(searcher.stats().nodes);
+        let proof = if !searched[side] {
+            left / FIRST_PROOF_SHARE
+        } else if in_reach(previous[side]) {
+            left / LATER_PROOF_SHARE
+        } else {
+            0
+        };
         let limits = Limits {
             nodes: Some(budget),
+            proof_nodes: Some(proof),
             deadline: Some(soft_deadline),
         };
         let depth = options.max_depth.unwrap_or(u32::MAX);
@@ -114,7 +184,7 @@ pub fn solve(puzzle: Position, options: &SolveOptions) -> Solution {
             // not build a database (a fresh one every move), but reads those already built.
             searcher.quick_think(&pos, QUICK_DEPTH)
         } else {
-            searcher.think(&pos, depth, limits)
+            searcher.think(&pos, depth, limits, known)
         };
         let Some(thought) = thought else {
             // `outcome()` saw a legal move; `think` agrees by construction.
@@ -125,7 +195,24 @@ pub fn solve(puzzle: Position, options: &SolveOptions) -> Solution {
                 root_score = thought.score;
             }
             proven &= thought.proven;
+            searched[side] = true;
+            previous[side] = thought.score;
+            if !thought.proven {
+                unproven.push(UnprovenMove {
+                    number: game.states().len(),
+                    no_end_within: thought.no_end_within,
+                    score: thought.score,
+                });
+            }
         }
+        // The value after a proven move (or a forced move from a known value) is known too: the
+        // same game end, one ply nearer, seen from the other side.
+        known = match (thought.proven, thought.score) {
+            (true, Some(score)) => Some(score),
+            (false, None) => known,
+            _ => None,
+        }
+        .map(|score| -score.to_node(1));
         game.push(pos.play(thought.best));
     };
     Solution {
@@ -137,6 +224,8 @@ pub fn solve(puzzle: Position, options: &SolveOptions) -> Solution {
         stats: searcher.stats(),
         tt_hit_rate: searcher.tt_hit_rate(),
         endgame_positions: searcher.endgame_positions(),
+        endgame_error: searcher.endgame_error().cloned(),
+        unproven,
         elapsed: started.elapsed(),
     }
 }

@@ -12,7 +12,9 @@ use std::time::Duration;
 use rayon::prelude::*;
 use thiserror::Error;
 
+use crate::formats::fen::NotStandard;
 use crate::formats::notation;
+use crate::formats::pdn::{self, GameResult};
 use crate::play::{Clock, Game, GameEnd, Player, PlayerError, PlayerSpec, TimeMeasure};
 use crate::rules::draw::DrawRule;
 use crate::rules::moves::Move;
@@ -462,62 +464,37 @@ pub fn elo_of(p: f64) -> f64 {
     }
 }
 
-/// The PDN result token of a game: `1-0` red won, `0-1` black won, `1/2-1/2` a draw.
+/// The PDN result of a game.
 #[must_use]
-pub fn result_token(game: &PlayedGame) -> &'static str {
+pub fn pdn_result(game: &PlayedGame) -> GameResult {
     match game.termination.winner() {
-        Some(Color::Red) => "1-0",
-        Some(Color::Black) => "0-1",
-        None => "1/2-1/2",
+        Some(color) => GameResult::win(color),
+        None => GameResult::Draw,
     }
 }
 
-/// The games as PDN: tags (event, round, players with red as White, result, opening, how the
-/// game ended), then the moves with every landing square of a capture.
+/// A played game as a PDN game: event, round, players (red as White), opening and how the game
+/// ended as tags, then the moves and the result.
 #[must_use]
-pub fn games_to_pdn(games: &[PlayedGame], event: &str) -> String {
-    let mut out = String::new();
-    for g in games {
-        let result = result_token(g);
-        let tag = |out: &mut String, name: &str, value: &str| {
-            let value = value.replace('\\', "\\\\").replace('"', "\\\"");
-            out.push_str(&format!("[{name} \"{value}\"]\n"));
-        };
-        tag(&mut out, "Event", event);
-        tag(&mut out, "Round", &(g.index + 1).to_string());
-        tag(&mut out, "White", &g.red);
-        tag(&mut out, "Black", &g.black);
-        tag(&mut out, "Result", result);
-        tag(&mut out, "Opening", &g.opening);
-        tag(&mut out, "Termination", &g.termination.to_string());
-        out.push('\n');
-        let mut pos = g.start;
-        let mut line = String::new();
-        for (i, &mv) in g.moves.iter().enumerate() {
-            let mut token = String::new();
-            if i % 2 == 0 {
-                token.push_str(&format!("{}. ", i / 2 + 1));
-            }
-            token.push_str(&notation::move_text(&pos, mv));
-            if line.len() + token.len() + 1 > 79 {
-                out.push_str(line.trim_end());
-                out.push('\n');
-                line.clear();
-            }
-            line.push_str(&token);
-            line.push(' ');
-            pos = pos.play(mv);
-        }
-        if line.len() + result.len() > 79 {
-            out.push_str(line.trim_end());
-            out.push('\n');
-            line.clear();
-        }
-        line.push_str(result);
-        out.push_str(&line);
-        out.push_str("\n\n");
+pub fn to_pdn_game(game: &PlayedGame, event: &str) -> pdn::Game {
+    let mut out = pdn::Game::new(game.start);
+    out.set_tag("Event", event);
+    out.set_tag("Round", &(game.index + 1).to_string());
+    out.set_tag("White", &game.red);
+    out.set_tag("Black", &game.black);
+    out.set_tag("Opening", &game.opening);
+    out.set_tag("Termination", &game.termination.to_string());
+    for &mv in &game.moves {
+        out.push(mv, None);
     }
+    out.result = pdn_result(game);
     out
+}
+
+/// The games as PDN text (see [`to_pdn_game`]).
+pub fn games_to_pdn(games: &[PlayedGame], event: &str) -> Result<String, NotStandard> {
+    let list: Vec<pdn::Game> = games.iter().map(|g| to_pdn_game(g, event)).collect();
+    pdn::write_games(&list)
 }
 
 #[cfg(test)]

@@ -13,8 +13,9 @@ use crate::formats::files::{self, InputError};
 use crate::rules::game::Outcome;
 use crate::search::solve::{self, SolveOptions};
 
-/// A marking band of the course: the share of the marks a run of this duration earns.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// A marking band of the course: the share of the marks a run of this duration earns. Written
+/// as its [`label`](Band::label) in JSON, the same text as in the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Band {
     /// Under 1 minute: 60%.
     Full,
@@ -24,6 +25,12 @@ pub enum Band {
     Late,
     /// 4 minutes or more: nothing.
     None,
+}
+
+impl Serialize for Band {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.label())
+    }
 }
 
 impl Band {
@@ -65,8 +72,8 @@ pub struct BenchRow {
     pub proven: bool,
     /// Nodes searched.
     pub nodes: u64,
-    /// Nodes per second.
-    pub nodes_per_second: f64,
+    /// Nodes per second, rounded.
+    pub nodes_per_second: u64,
     /// Fraction of table probes that hit.
     pub tt_hit_rate: f64,
     /// Fraction of beta cutoffs made by the first move searched.
@@ -77,27 +84,87 @@ pub struct BenchRow {
     pub band: Band,
 }
 
-/// Puzzle files under `paths`: files as given, folders searched (not recursively) for `*.txt`,
-/// sorted by path so the table is in a stable order.
-pub fn collect_puzzles(paths: &[PathBuf]) -> Result<Vec<PathBuf>, InputError> {
-    let mut found = Vec::new();
+/// A file of a folder that is not benchmarked, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Skipped {
+    /// The file.
+    pub path: PathBuf,
+    /// Why it is not taken as a puzzle.
+    pub reason: String,
+}
+
+/// The puzzles chosen from the paths given, and the files of their folders left out.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Selection {
+    /// Puzzle files, in the order given; each folder's in the order of their paths.
+    pub puzzles: Vec<PathBuf>,
+    /// Files of the folders that are not puzzles, with the reason.
+    pub skipped: Vec<Skipped>,
+}
+
+/// Whether a file name marks a solution or a log rather than a puzzle: `*.expected*`,
+/// `*.reflog*`, `*.solution*` or `*.out.txt`, the names used beside puzzles.
+fn named_as_output(name: &str) -> bool {
+    [".expected", ".reflog", ".solution", ".out.txt"]
+        .iter()
+        .any(|marker| name.contains(marker))
+}
+
+/// Chooses the puzzle files under `paths`.
+///
+/// A file given by name is always a puzzle (if it is not one, benchmarking it fails). A folder
+/// is read as the user means it, not recursively: its files named `*.txt` whose contents are a
+/// puzzle board are the puzzles, sorted by path; every other entry is skipped with the reason
+/// (not `*.txt`, named as a solution or log, not a board, a sub-folder).
+///
+/// # Errors
+/// A path that does not exist or a folder that cannot be listed.
+pub fn collect_puzzles(paths: &[PathBuf]) -> Result<Selection, InputError> {
+    let mut selection = Selection::default();
     for path in paths {
-        if path.is_dir() {
-            let entries = std::fs::read_dir(path).map_err(|source| InputError::Io {
-                path: path.clone(),
-                source,
-            })?;
-            let mut txt: Vec<PathBuf> = entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "txt"))
-                .collect();
-            txt.sort();
-            found.extend(txt);
-        } else {
-            found.push(path.clone());
+        let meta = std::fs::metadata(path).map_err(|reason| InputError::Io {
+            path: path.clone(),
+            reason,
+        })?;
+        if !meta.is_dir() {
+            selection.puzzles.push(path.clone());
+            continue;
+        }
+        let entries = std::fs::read_dir(path).map_err(|reason| InputError::Io {
+            path: path.clone(),
+            reason,
+        })?;
+        let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        files.sort();
+        for file in files {
+            match skip_reason(&file) {
+                None => selection.puzzles.push(file),
+                Some(reason) => selection.skipped.push(Skipped { path: file, reason }),
+            }
         }
     }
-    Ok(found)
+    Ok(selection)
+}
+
+/// Why a file found in a folder is not one of its puzzles, or `None` when it is.
+fn skip_reason(file: &Path) -> Option<String> {
+    let name = file
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    if file.is_dir() {
+        return Some("a folder (folders are not searched)".to_string());
+    }
+    if !name.ends_with(".txt") {
+        return Some("not a *.txt file".to_string());
+    }
+    if named_as_output(&name) {
+        return Some("named as a solution or log, not a puzzle".to_string());
+    }
+    match files::read_puzzle(file) {
+        Ok(_) => None,
+        Err(e @ InputError::Board { .. }) => Some(format!("not a puzzle board ({e})")),
+        Err(e) => Some(e.to_string()),
+    }
 }
 
 /// Solves one puzzle and measures it.
@@ -118,7 +185,7 @@ pub fn bench_one(path: &Path, options: &SolveOptions) -> Result<BenchRow, InputE
         moves: solution.moves(),
         proven: solution.proven,
         nodes: stats.nodes,
-        nodes_per_second: stats.nodes as f64 / seconds.max(1e-9),
+        nodes_per_second: (stats.nodes as f64 / seconds.max(1e-9)).round() as u64,
         tt_hit_rate: solution.tt_hit_rate,
         first_move_cutoff_rate: if stats.cutoffs == 0 {
             0.0
@@ -177,7 +244,7 @@ pub fn format_table(rows: &[BenchRow]) -> String {
             r.moves,
             if r.proven { "yes" } else { "no" },
             r.nodes,
-            r.nodes_per_second / 1e6,
+            r.nodes_per_second as f64 / 1e6,
             100.0 * r.tt_hit_rate,
             100.0 * r.first_move_cutoff_rate,
             r.seconds,
@@ -189,9 +256,10 @@ pub fn format_table(rows: &[BenchRow]) -> String {
     let proven = rows.iter().filter(|r| r.proven).count();
     let full = rows.iter().filter(|r| r.band == Band::Full).count();
     out.push_str(&format!(
-        "total: {} puzzles, {proven} proven, {full} in the top band, {nodes} nodes, {secs:.3} s \
-         of solving, {:.2} Mnodes/s\n",
+        "total: {} {}, {proven} proven, {full} in the top band, {nodes} nodes, {secs:.3} s of \
+         solving, {:.2} Mnodes/s\n",
         rows.len(),
+        if rows.len() == 1 { "puzzle" } else { "puzzles" },
         nodes as f64 / secs.max(1e-9) / 1e6
     ));
     out
@@ -200,6 +268,29 @@ pub fn format_table(rows: &[BenchRow]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bands_are_written_as_their_labels() {
+        assert_eq!(
+            serde_json::to_string(&Band::Full).unwrap(),
+            "\"<1 min (60%)\""
+        );
+    }
+
+    #[test]
+    fn solution_and_log_names_are_not_puzzles() {
+        for name in [
+            "p01.expected.txt",
+            "p02.expected.reflog.txt",
+            "a.solution.txt",
+            "x.out.txt",
+        ] {
+            assert!(named_as_output(name), "{name}");
+        }
+        for name in ["p01.txt", "expected-kings.txt", "reflog.txt"] {
+            assert!(!named_as_output(name), "{name}");
+        }
+    }
 
     #[test]
     fn bands_follow_the_marking_scheme() {

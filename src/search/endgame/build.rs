@@ -1,6 +1,7 @@
 //! The retrograde analysis that fills one class of a database.
 
-use std::sync::atomic::{AtomicU16, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU16, Ordering};
+use std::time::Instant;
 
 use rayon::prelude::*;
 
@@ -8,7 +9,40 @@ use crate::rules::piece::Color;
 
 use super::cells::{cells, combinations, rank, BLACK_FORWARD, NEXT, NONE, RED_FORWARD};
 use super::pieces::{captures, has_jump, steps, Material, Pieces};
-use super::EndgameDb;
+use super::{BuildError, EndgameDb};
+
+/// What makes a build give up: a deadline, read between the passes and in every task of a pass,
+/// with the flag that tells the other tasks once one has seen it pass; and a look-up into a
+/// smaller class that is not built. A build that gives up leaves nothing behind, so the classes
+/// held are always complete.
+#[derive(Debug, Default)]
+pub(super) struct Guard {
+    deadline: Option<Instant>,
+    hit: AtomicBool,
+    missing: AtomicBool,
+}
+
+impl Guard {
+    pub(super) fn until(deadline: Option<Instant>) -> Guard {
+        Guard {
+            deadline,
+            hit: AtomicBool::new(false),
+            missing: AtomicBool::new(false),
+        }
+    }
+
+    /// Whether the build must stop now (the deadline has passed, here or in another task).
+    fn stop(&self) -> bool {
+        if self.hit.load(Ordering::Relaxed) {
+            return true;
+        }
+        let passed = self.deadline.is_some_and(|d| Instant::now() >= d);
+        if passed {
+            self.hit.store(true, Ordering::Relaxed);
+        }
+        passed
+    }
+}
 
 /// Flag of a settled position during the analysis.
 const SETTLED: u16 = 0x8000;
@@ -168,7 +202,20 @@ impl EndgameDb {
     /// once settled, [`SETTLED`] plus its value. A second word per position, for classes with
     /// men, keeps how late its crowning moves lose. Both passes run on the rayon pool:
     /// positions of one distance are independent, so the values do not depend on the threads.
-    pub(super) fn build(&self, class: Material) -> Vec<u16> {
+    ///
+    /// Fails when `cancel` says to stop, and when a class a capture or a crowning leads to is not
+    /// built (a caller's bug that would otherwise read those positions as draws).
+    pub(super) fn build(&self, class: Material, guard: &Guard) -> Result<Vec<u16>, BuildError> {
+        if let Some(missing) = class
+            .reachable()
+            .into_iter()
+            .find(|c| *c != class && !self.classes.contains_key(c))
+        {
+            return Err(BuildError::MissingClass(missing.to_string()));
+        }
+        if guard.stop() {
+            return Err(BuildError::Cancelled);
+        }
         let lists: Vec<Vec<u32>> = class
             .groups()
             .iter()
@@ -202,8 +249,12 @@ impl EndgameDb {
             .fold(
                 || (Vec::new(), Vec::new()),
                 |(mut settled, mut due), first| {
+                    if guard.stop() {
+                        return (settled, due);
+                    }
                     let range = first * per_first..(first + 1) * per_first;
                     self.first_pass(
+                        guard,
                         &lists,
                         first,
                         &word[range.clone()],
@@ -222,6 +273,9 @@ impl EndgameDb {
         let mut bits = vec![0u32; slots.div_ceil(32)];
         let mut plies = 0;
         while plies < by_distance.len().max(due.len()) {
+            if guard.stop() {
+                return Err(BuildError::Cancelled);
+            }
             // Positions due now settle unless something settled them sooner.
             if let Some(list) = due.get_mut(plies) {
                 let target = SETTLED | (plies as u16 + 1);
@@ -246,6 +300,9 @@ impl EndgameDb {
                 .fold(
                     || (Vec::new(), Vec::new()),
                     |(mut next, mut later), (c, chunk)| {
+                        if guard.stop() {
+                            return (next, later);
+                        }
                         for (w, word_bits) in chunk.iter_mut().enumerate() {
                             let base = ((c * BITMAP_CHUNK + w) * 32) as u32;
                             for bit in cells(std::mem::take(word_bits)) {
@@ -278,7 +335,16 @@ impl EndgameDb {
             }
             plies += 1;
         }
-        word.into_iter()
+        if guard.stop() {
+            return Err(BuildError::Cancelled);
+        }
+        if guard.missing.load(Ordering::Relaxed) {
+            return Err(BuildError::MissingClass(format!(
+                "one that {class} leads to"
+            )));
+        }
+        Ok(word
+            .into_iter()
             .map(|w| {
                 let w = w.into_inner();
                 if w & SETTLED != 0 {
@@ -287,7 +353,7 @@ impl EndgameDb {
                     0
                 }
             })
-            .collect()
+            .collect())
     }
 
     /// Initial words of the positions whose first group is the `first`-th combination: positions
@@ -297,6 +363,7 @@ impl EndgameDb {
     #[allow(clippy::too_many_arguments)]
     fn first_pass(
         &self,
+        guard: &Guard,
         lists: &[Vec<u32>],
         first: usize,
         chunk: &[AtomicU16],
@@ -329,14 +396,14 @@ impl EndgameDb {
                             None => SETTLED,
                         };
                         let w = if has_jump(p) {
-                            settle(self.capture_outcome(p).value())
+                            settle(self.capture_outcome(p, guard).value())
                         } else {
                             let mut crowning = Outcome::NONE;
                             let mut crownings = 0;
                             let within = steps(p, &mut |from, to| {
                                 crownings += 1;
                                 let child = p.after(from, to, true, 0);
-                                crowning.add(self.built(child));
+                                crowning.add(self.built(child, guard));
                             });
                             if within == 0 {
                                 // Only crowning moves, or none at all (lost now).
@@ -366,17 +433,20 @@ impl EndgameDb {
 
     /// The best result over the capture sequences of a position whose side to move must
     /// capture, from the classes they lead to.
-    fn capture_outcome(&self, p: Pieces) -> Outcome {
+    fn capture_outcome(&self, p: Pieces, guard: &Guard) -> Outcome {
         let mut outcome = Outcome::NONE;
-        captures(p, &mut |child| outcome.add(self.built(child)));
+        captures(p, &mut |child| outcome.add(self.built(child, guard)));
         outcome
     }
 
     /// The stored value of `p`, whose class is built before any class that leads to it.
-    fn built(&self, p: Pieces) -> u16 {
-        let raw = self.raw(p);
-        debug_assert!(raw.is_some(), "class {:?} is not built", p.material());
-        raw.unwrap_or(0)
+    /// A missing class sets the guard's flag, which fails the build: its positions are never
+    /// read as draws.
+    fn built(&self, p: Pieces, guard: &Guard) -> u16 {
+        self.raw(p).unwrap_or_else(|| {
+            guard.missing.store(true, Ordering::Relaxed);
+            0
+        })
     }
 }
 

@@ -21,13 +21,30 @@ mod build;
 mod cells;
 mod pieces;
 
+use std::time::Instant;
+
 use rustc_hash::FxHashMap;
+use thiserror::Error;
 
 use crate::rules::piece::Color;
 use crate::rules::position::Position;
 
 use super::score::Score;
+use build::Guard;
 use pieces::{Material, Pieces};
+
+/// Why a database was not built. Its positions are then not covered: the search handles them,
+/// and nothing is read from a class that is not complete.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum BuildError {
+    /// The deadline passed before the build finished.
+    #[error("the deadline passed before the endgame database was built")]
+    Cancelled,
+    /// A class that captures or crownings lead to was not built first (a bug in the order of
+    /// the builds; reading its positions as draws could report a wrong value as proven).
+    #[error("the endgame database of {0} was needed first but is not built")]
+    MissingClass(String),
+}
 
 /// Most index slots (both sides to move, smaller material included) built at once, without
 /// trying the search first: three kings against two (5.8 million) fit, in under a second.
@@ -63,12 +80,27 @@ impl EndgameDb {
     /// enough ([`QUICK_POSITIONS`]) to build now, which this does. Positions with men are left
     /// to the search first: the short official puzzles need no database.
     pub fn prepare(&mut self, pos: &Position) -> bool {
+        self.prepare_until(pos, None).unwrap_or(false)
+    }
+
+    /// [`prepare`](Self::prepare), giving up at `deadline` (the classes finished by then are
+    /// kept).
+    ///
+    /// # Errors
+    /// [`BuildError`] when a build did not finish; `pos` is then not covered.
+    pub fn prepare_until(
+        &mut self,
+        pos: &Position,
+        deadline: Option<Instant>,
+    ) -> Result<bool, BuildError> {
         if self.covers(pos) {
-            return true;
+            return Ok(true);
         }
-        pos.kings() == pos.occupied()
-            && Self::fitting(pos, QUICK_POSITIONS).is_some()
-            && self.prepare_for(pos)
+        if pos.kings() == pos.occupied() && Self::fitting(pos, QUICK_POSITIONS).is_some() {
+            self.prepare_for_until(pos, deadline)
+        } else {
+            Ok(false)
+        }
     }
 
     /// Whether the class of `pos` is built.
@@ -97,18 +129,33 @@ impl EndgameDb {
     }
 
     /// Builds the databases of every class `pos` can reach (up to [`MAX_POSITIONS`] in all).
-    /// False when `pos` does not fit.
+    /// False when `pos` does not fit (or, which cannot happen without a deadline, a build
+    /// failed).
     pub fn prepare_for(&mut self, pos: &Position) -> bool {
+        self.prepare_for_until(pos, None).unwrap_or(false)
+    }
+
+    /// [`prepare_for`](Self::prepare_for), giving up at `deadline`: the classes finished by then
+    /// are kept (each is complete), the one under way is dropped.
+    ///
+    /// # Errors
+    /// [`BuildError`] when a build did not finish; `pos` is then not covered.
+    pub fn prepare_for_until(
+        &mut self,
+        pos: &Position,
+        deadline: Option<Instant>,
+    ) -> Result<bool, BuildError> {
         let Some(m) = Self::fitting(pos, MAX_POSITIONS) else {
-            return false;
+            return Ok(false);
         };
+        let guard = Guard::until(deadline);
         for class in m.reachable() {
             if !self.classes.contains_key(&class) {
-                let table = self.build(class);
+                let table = self.build(class, &guard)?;
                 self.classes.insert(class, table);
             }
         }
-        true
+        Ok(true)
     }
 
     /// Index slots of all the databases built.
@@ -144,5 +191,47 @@ impl EndgameDb {
             return Some(1);
         }
         self.classes.get(&m).map(|t| t[p.index()])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::square::Square;
+
+    /// Two red kings and a red man against a black king, red to move.
+    fn kings_and_man() -> Position {
+        let cell = |row, col| Square::new(row, col).expect("on the board").bit();
+        let red = cell(7, 0) | cell(7, 2) | cell(4, 3);
+        let black = cell(1, 2);
+        Position::new(red, black, cell(7, 0) | cell(7, 2) | black, Color::Red)
+            .expect("a valid position")
+    }
+
+    #[test]
+    fn a_class_is_not_built_before_the_classes_it_leads_to() {
+        let pos = kings_and_man();
+        let db = EndgameDb::default();
+        let class = Pieces::of(&pos).expect("one colour of cells").material();
+        assert_eq!(
+            db.build(class, &Guard::until(None)),
+            Err(BuildError::MissingClass("1K v 1K".to_string()))
+        );
+    }
+
+    #[test]
+    fn a_build_past_its_deadline_leaves_nothing_behind() {
+        let pos = kings_and_man();
+        let mut db = EndgameDb::default();
+        assert_eq!(
+            db.prepare_for_until(&pos, Some(Instant::now())),
+            Err(BuildError::Cancelled)
+        );
+        assert!(!db.covers(&pos));
+        assert_eq!(db.positions(), 0);
+        assert_eq!(db.score(&pos, 0), None);
+        assert_eq!(db.prepare_for_until(&pos, None), Ok(true));
+        assert!(db.covers(&pos));
+        assert!(db.score(&pos, 0).is_some_and(Score::is_game_end));
     }
 }

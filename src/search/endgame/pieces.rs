@@ -85,6 +85,23 @@ impl Material {
     }
 }
 
+impl std::fmt::Display for Material {
+    /// Red's kings and men against black's, as in `2K1M v 2K`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let side = |kings: u8, men: u8| match (kings, men) {
+            (k, 0) => format!("{k}K"),
+            (0, m) => format!("{m}M"),
+            (k, m) => format!("{k}K{m}M"),
+        };
+        write!(
+            f,
+            "{} v {}",
+            side(self.red_kings, self.red_men),
+            side(self.black_kings, self.black_men)
+        )
+    }
+}
+
 /// A position of the database's kind: four groups of cells and the side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) struct Pieces {

@@ -12,6 +12,39 @@ use crate::rules::position::Position;
 
 /// Value of a man.
 pub const MAN: i32 = 100;
+impl Weights {
+    /// Every weight by name, for setting them from player specifications.
+    pub const NAMES: [&'static str; 10] = [
+        "advance",
+        "back_rank",
+        "centre_man",
+        "centre_king",
+        "mobility",
+        "runaway",
+        "trapped_king",
+        "trade",
+        "chase",
+        "double_corner",
+    ];
+
+    /// The weight called `name` (one of [`Weights::NAMES`]).
+    pub fn get_mut(&mut self, name: &str) -> Option<&mut i32> {
+        Some(match name {
+            "advance" => &mut self.advance,
+            "back_rank" => &mut self.back_rank,
+            "centre_man" => &mut self.centre_man,
+            "centre_king" => &mut self.centre_king,
+            "mobility" => &mut self.mobility,
+            "runaway" => &mut self.runaway,
+            "trapped_king" => &mut self.trapped_king,
+            "trade" => &mut self.trade,
+            "chase" => &mut self.chase,
+            "double_corner" => &mut self.double_corner,
+            _ => return None,
+        })
+    }
+}
+
 /// Value of a king when the board is full; it grows as pieces come off (see [`king_value`]).
 pub const KING_FULL: i32 = 130;
 /// Value of a king in a bare ending.
@@ -46,7 +79,7 @@ impl Default for Weights {
     fn default() -> Self {
         Weights {
             advance: 2,
-            back_rank: 8,
+            back_rank: 26,
             centre_man: 5,
             centre_king: 8,
             mobility: 2,

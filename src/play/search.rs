@@ -14,7 +14,7 @@ use crate::rules::moves::{Move, MoveList};
 use crate::rules::position::Position;
 
 use super::clock::{Clock, TimeBudget};
-use super::eval::evaluate;
+use super::eval::{evaluate_with, Weights};
 use super::game::Game;
 use super::table::{Bound, Entry, Table};
 
@@ -123,6 +123,8 @@ pub struct SearchOptions {
     pub contempt: i32,
     /// Enhancements switched on.
     pub features: Features,
+    /// Weights of the evaluation.
+    pub weights: Weights,
 }
 
 impl Default for SearchOptions {
@@ -131,6 +133,7 @@ impl Default for SearchOptions {
             table_mb: 4,
             contempt: 0,
             features: Features::default(),
+            weights: Weights::default(),
         }
     }
 }
@@ -450,7 +453,7 @@ impl Searcher {
             if self.is_draw(ply, quiet) {
                 return self.draw_score(ply);
             }
-            return evaluate(pos);
+            return evaluate_with(pos, &self.options.weights);
         }
         let mut moves = MoveList::new();
         movegen::generate(pos, Routes::Distinct, &mut moves);
@@ -461,7 +464,7 @@ impl Searcher {
             return self.draw_score(ply);
         }
         if ply >= MAX_PLY {
-            return evaluate(pos);
+            return evaluate_with(pos, &self.options.weights);
         }
         // Mate-distance pruning.
         let alpha_floor = -(WIN - ply as i32);

@@ -137,7 +137,8 @@ impl FromStr for PlayerSpec {
                 let mut o = EngineOptions::default();
                 for opt in options() {
                     const KNOWN: &str =
-                        "time=SECONDS, nodes=N, depth=N, table=MIB, contempt=N, lmr=0|1|2";
+                        "time=SECONDS, nodes=N, depth=N, table=MIB, contempt=N, lmr=0|1|2, \
+                         or an evaluation weight such as back_rank=N";
                     let Some((key, v)) = opt.split_once('=') else {
                         return Err(unknown(opt, KNOWN));
                     };
@@ -197,7 +198,18 @@ impl FromStr for PlayerSpec {
                             }
                             o.search.features.reductions = level as u8;
                         }
-                        _ => return Err(unknown(opt, KNOWN)),
+                        _ => {
+                            let Some(weight) = o.search.weights.get_mut(key) else {
+                                return Err(unknown(opt, KNOWN));
+                            };
+                            *weight = v
+                                .parse::<i32>()
+                                .ok()
+                                .filter(|w| w.abs() <= 1000)
+                                .ok_or_else(|| {
+                                    bad(key, format!("`{v}` is not between -1000 and 1000"))
+                                })?;
+                        }
                     }
                 }
                 Ok(PlayerSpec::Engine(o))

@@ -295,3 +295,61 @@ fn two_kings_beat_one_before_the_fifty_move_rule() {
         );
     }
 }
+
+/// The kings on (7,0) (red) and (0,7) (black) shuttle for `plies` plies; the side that has the
+/// extra king on `extra` is ahead. After 7 plies black is to move, and (1,6)-(0,7) brings the
+/// start position for the third time.
+fn shuttled_game(plies: usize, extra: Color) -> Game {
+    let (red, black): (Vec<(u8, u8)>, Vec<(u8, u8)>) = match extra {
+        Color::Red => (vec![(7, 0), (7, 6)], vec![(0, 7)]),
+        Color::Black => (vec![(7, 0)], vec![(0, 7), (0, 1)]),
+    };
+    let kings: Vec<(u8, u8)> = red.iter().chain(black.iter()).copied().collect();
+    let pos = board(&red, &black, &kings, Color::Red);
+    let mut game = Game::new(pos, DrawRule::None);
+    let cycle = [
+        step((7, 0), (6, 1)),
+        step((0, 7), (1, 6)),
+        step((6, 1), (7, 0)),
+        step((1, 6), (0, 7)),
+    ];
+    for mv in cycle.iter().cycle().take(plies) {
+        game.play(*mv).expect("legal shuttle move");
+    }
+    game
+}
+
+fn engine_at_depth(depth: u32) -> Engine {
+    Engine::new(EngineOptions {
+        depth: Some(depth),
+        ..EngineOptions::default()
+    })
+}
+
+#[test]
+fn the_side_ahead_avoids_a_threefold_repetition() {
+    let game = shuttled_game(7, Color::Black);
+    let repeat = step((1, 6), (0, 7));
+    let mut after = game.clone();
+    after.play(repeat).expect("legal");
+    assert_eq!(after.outcome(), Some(GameEnd::Repetition));
+    let thought = engine_at_depth(8)
+        .think(&game, &Clock::unlimited())
+        .expect("a move");
+    assert_ne!(thought.best, repeat, "{thought:?}");
+    assert!(thought.score > 0);
+}
+
+#[test]
+fn the_side_behind_takes_a_threefold_repetition() {
+    let game = shuttled_game(7, Color::Red);
+    let repeat = step((1, 6), (0, 7));
+    let mut after = game.clone();
+    after.play(repeat).expect("legal");
+    assert_eq!(after.outcome(), Some(GameEnd::Repetition));
+    let thought = engine_at_depth(8)
+        .think(&game, &Clock::unlimited())
+        .expect("a move");
+    assert_eq!(thought.best, repeat, "{thought:?}");
+    assert_eq!(thought.score, 0);
+}

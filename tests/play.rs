@@ -296,11 +296,14 @@ fn two_kings_beat_one_before_the_fifty_move_rule() {
     }
 }
 
+/// Cells as (row, col) pairs.
+type Cells = Vec<(u8, u8)>;
+
 /// The kings on (7,0) (red) and (0,7) (black) shuttle for `plies` plies; the side that has the
 /// extra king on `extra` is ahead. After 7 plies black is to move, and (1,6)-(0,7) brings the
 /// start position for the third time.
 fn shuttled_game(plies: usize, extra: Color) -> Game {
-    let (red, black): (Vec<(u8, u8)>, Vec<(u8, u8)>) = match extra {
+    let (red, black): (Cells, Cells) = match extra {
         Color::Red => (vec![(7, 0), (7, 6)], vec![(0, 7)]),
         Color::Black => (vec![(7, 0)], vec![(0, 7), (0, 1)]),
     };

@@ -445,7 +445,9 @@ impl Summary {
         let z2 = Z95 * Z95;
         let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
         let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-        (elo_of(p), elo_of(centre - half), elo_of(centre + half))
+        let low = if p <= 0.0 { 0.0 } else { centre - half };
+        let high = if p >= 1.0 { 1.0 } else { centre + half };
+        (elo_of(p), elo_of(low), elo_of(high))
     }
 }
 

@@ -52,7 +52,8 @@ pub struct ThinkArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=200))]
     pub depth: Option<u32>,
 
-    /// Also print the depth, score, nodes, speed and expected line on stderr.
+    /// Also print the depth, score, nodes, speed, the process's CPU time and the expected line on
+    /// stderr.
     #[arg(long)]
     pub info: bool,
 }
@@ -102,12 +103,15 @@ pub fn run(args: &ThinkArgs, started: std::time::Instant) -> Result<ExitCode> {
             p = p.play(mv);
         }
         output::eprintln(&format!(
-            "depth {} score {} nodes {} time {:.3} s nps {:.0} pv {}",
+            "depth {} score {} nodes {} time {:.3} s nps {:.0} process cpu {} pv {}",
             thought.depth,
             thought.score,
             thought.nodes,
             secs,
             thought.nodes as f64 / secs.max(1e-9),
+            cpu_time::ProcessTime::try_now()
+                .map(|t| format!("{:.3} s", t.as_duration().as_secs_f64()))
+                .unwrap_or_else(|_| "unknown".to_owned()),
             line.join(" ")
         ))?;
     }

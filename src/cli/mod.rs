@@ -8,21 +8,25 @@ use clap::{Parser, Subcommand};
 mod bench;
 mod client;
 mod hackerrank;
+mod matches;
 mod memory;
 pub mod output;
 mod perft;
 mod server;
 mod show;
 mod solve;
+mod think;
 mod verify;
 
 use bench::BenchArgs;
 use client::ClientArgs;
 use hackerrank::HackerRankArgs;
+use matches::MatchArgs;
 use perft::PerftArgs;
 use server::ServerArgs;
 use show::ShowArgs;
 use solve::SolveArgs;
+use think::ThinkArgs;
 use verify::VerifyArgs;
 
 /// Solves checkers (English draughts) endgame puzzles optimally.
@@ -89,11 +93,21 @@ pub enum Command {
     ///
     /// Exit codes: 0 a move printed; 1 no legal move; 2 unusable input (the line is named).
     Hackerrank(HackerRankArgs),
+    /// Choose one move for one position and print it in standard notation (`11-15`, `22x15x8`).
+    ///
+    /// Exit codes: 0 a move was printed; 1 the position has no legal move (`none` is printed);
+    /// 2 unusable input or arguments.
+    Think(ThinkArgs),
+    /// Play a match between two players: games from the three-move ballots, each opening twice
+    /// with colours swapped; prints wins, draws, losses, score, Elo difference and forfeits.
+    ///
+    /// Exit codes: 0 the match was played; 2 a bad player, option or openings file.
+    Match(MatchArgs),
 }
 
 impl Cli {
     /// Runs the chosen command.
-    pub fn run(self) -> anyhow::Result<ExitCode> {
+    pub fn run(self, started: std::time::Instant) -> anyhow::Result<ExitCode> {
         match self.command {
             Some(Command::Perft(args)) => perft::run(&args),
             Some(Command::Bench(args)) => bench::run(&args),
@@ -102,6 +116,8 @@ impl Cli {
             Some(Command::Server(args)) => server::run(&args),
             Some(Command::Show(args)) => show::run(&args),
             Some(Command::Hackerrank(args)) => hackerrank::run(&args),
+            Some(Command::Think(args)) => think::run(&args, started),
+            Some(Command::Match(args)) => matches::run(&args),
             None => solve::run(&self.solve),
         }
     }

@@ -13,6 +13,8 @@
 //!   atomically writing files.
 //! - [`play`]: playing whole games under a clock: the player interface, games with their draw
 //!   rules, the playing engine and the built-in opponents.
+//! - [`protocols`]: the assignments' protocols on top of the player (CSCI561's `input.txt` and
+//!   `output.txt` agent).
 //! - [`tools`]: what the command-line front end offers on top: checking a solution
 //!   ([`tools::verify`]) and benchmarking ([`tools::bench`]).
 #![forbid(unsafe_code)]
@@ -21,6 +23,7 @@
 pub mod analysis;
 pub mod formats;
 pub mod play;
+pub mod protocols;
 pub mod rules;
 pub mod search;
 pub mod tools;

@@ -5,14 +5,20 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod agent;
 mod bench;
+#[cfg(unix)]
+mod host;
 mod memory;
 pub mod output;
 mod perft;
 mod solve;
 mod verify;
 
+use agent::{AgentArgs, CalibrateArgs};
 use bench::BenchArgs;
+#[cfg(unix)]
+use host::HostArgs;
 use perft::PerftArgs;
 use solve::SolveArgs;
 use verify::VerifyArgs;
@@ -57,6 +63,26 @@ pub enum Command {
     ///
     /// Exit codes: 0 valid (and optimal where proven); 1 invalid or suboptimal; 2 unreadable input.
     Verify(VerifyArgs),
+    /// USC CSCI561 agent: read input.txt, write one move to output.txt.
+    ///
+    /// input.txt: SINGLE or GAME; BLACK or WHITE; the seconds of CPU time left; 8 board rows of
+    /// `b B w W .` (black at the top, moving down). output.txt: `E FROM TO` for a step, one
+    /// `J FROM TO` line per jump. The agent keeps the game in playdata.txt and uses
+    /// calibration.txt when present. Exit codes: 0 moved; 2 bad input.txt (line named, no
+    /// output.txt left); 1 other failures.
+    Agent(AgentArgs),
+    /// Measure this machine's search speed for the CSCI561 agent (writes calibration.txt).
+    Calibrate(CalibrateArgs),
+    /// Referee for CSCI561 agents: play two agent commands against each other, measuring each
+    /// move's CPU time, and write the games as PDN.
+    ///
+    /// Each agent runs in a temporary folder of its own, as `sh -c CMD`, once per move: the host
+    /// writes input.txt (GAME, its colour, its CPU seconds left, the board), charges the CPU
+    /// time the system measured, and checks output.txt. A game ends on a win, a draw (the same
+    /// board for the third time, or 50 moves without a capture or crowning), a time forfeit, or
+    /// a missing, malformed or illegal answer; a drawn game names the agent with more time left.
+    #[cfg(unix)]
+    Host(HostArgs),
 }
 
 impl Cli {
@@ -66,6 +92,10 @@ impl Cli {
             Some(Command::Perft(args)) => perft::run(&args),
             Some(Command::Bench(args)) => bench::run(&args),
             Some(Command::Verify(args)) => verify::run(&args),
+            Some(Command::Agent(args)) => agent::run(&args),
+            Some(Command::Calibrate(args)) => agent::calibrate(&args),
+            #[cfg(unix)]
+            Some(Command::Host(args)) => host::run(&args),
             None => solve::run(&self.solve),
         }
     }

@@ -1,5 +1,10 @@
 //! Tools built on the engine, the analyser and the formats: checking a written solution
-//! ([`verify`]) and solving many puzzles with figures ([`mod@bench`]).
+//! ([`verify`]), solving many puzzles with figures ([`mod@bench`]), and refereeing CSCI561
+//! agents run as child processes ([`host`], on [`process`]).
 
 pub mod bench;
+#[cfg(unix)]
+pub mod host;
+#[cfg(unix)]
+pub mod process;
 pub mod verify;

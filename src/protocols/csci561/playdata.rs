@@ -231,7 +231,8 @@ mod tests {
         }
         // Two positions no move joins.
         let mut text = data.to_text();
-        text.push_str(&text.clone().lines().nth(3).unwrap().to_owned());
+        let repeated = text.lines().nth(3).unwrap().to_owned();
+        text.push_str(&repeated);
         text.push('\n');
         assert!(PlayData::parse(&text).is_err());
     }

@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use checkers::formats::{files, pdn};
+use checkers::protocols::csci561::{colour_keyword, format_move};
 use checkers::rules::piece::Color;
 use checkers::tools::host::{self, AgentCommand, HostOptions};
 
@@ -41,6 +42,12 @@ pub struct HostArgs {
     /// Write every game as PDN to this file (`-` for standard output).
     #[arg(long, value_name = "FILE")]
     pub pdn: Option<PathBuf>,
+
+    /// Instead of games, time one SINGLE move of each agent with this many CPU seconds: the
+    /// --black agent as BLACK from the start position, the --white agent as WHITE from the
+    /// start position with white to move. Exit code 1 when an answer is illegal or late.
+    #[arg(long, value_name = "SECONDS")]
+    pub single: Option<f64>,
 }
 
 /// Plays the games; prints each result and the totals. Exit code 0 when every game was played.
@@ -56,6 +63,9 @@ pub fn run(args: &HostArgs) -> Result<ExitCode> {
         if cmd.trim().is_empty() {
             return Err(BadInput(format!("{flag}: the command is empty")).into());
         }
+    }
+    if let Some(seconds) = args.single {
+        return single(args, seconds);
     }
     let first = AgentCommand {
         name: args.black.clone(),
@@ -118,4 +128,47 @@ pub fn run(args: &HostArgs) -> Result<ExitCode> {
         files::write_output(path, text.as_bytes())?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--single`: one timed SINGLE move of each agent.
+fn single(args: &HostArgs, seconds: f64) -> Result<ExitCode> {
+    if !(seconds.is_finite() && seconds > 0.0 && seconds <= 86_400.0) {
+        return Err(BadInput(format!(
+            "--single {seconds}: expected a positive number of seconds (at most a day)"
+        ))
+        .into());
+    }
+    let time = Duration::from_secs_f64(seconds);
+    let mut all_good = true;
+    let start = host::start_position();
+    for (cmd, pos) in [
+        (&args.black, start),
+        (&args.white, start.with_side_to_move(Color::Red)),
+    ] {
+        let dir = tempfile::Builder::new()
+            .prefix("csci561-single")
+            .tempdir()
+            .context("cannot create the agent's folder")?;
+        let report = host::single_move(cmd, dir.path(), &pos, time)?;
+        let verdict = match &report.result {
+            Ok(mv) => format!(
+                "legal {}",
+                format_move(&pos, *mv).trim().replace('\n', ", ")
+            ),
+            Err(reason) => {
+                all_good = false;
+                format!("LOST: {reason}")
+            }
+        };
+        output::println(&format!(
+            "SINGLE {} with {seconds} s: {verdict}; CPU {:.4} s",
+            colour_keyword(pos.side_to_move()),
+            report.cpu.as_secs_f64(),
+        ))?;
+    }
+    Ok(if all_good {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

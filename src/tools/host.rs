@@ -367,6 +367,35 @@ pub fn play_game(
     })
 }
 
+/// One SINGLE move of an agent, checked and timed as a game move is.
+#[derive(Clone, Debug)]
+pub struct SingleReport {
+    /// CPU time the agent used.
+    pub cpu: Duration,
+    /// The legal move it played, or why it failed.
+    pub result: Result<Move, EndReason>,
+}
+
+/// Asks the agent `command` in `dir` for one SINGLE move of `pos` with `time` of CPU time.
+pub fn single_move(
+    command: &str,
+    dir: &Path,
+    pos: &Position,
+    time: Duration,
+) -> Result<SingleReport, HostError> {
+    remove(&dir.join(PLAYDATA_FILE))?;
+    Ok(match turn(command, dir, pos, Mode::Single, time)? {
+        Turn::Move(mv, cpu) => SingleReport {
+            cpu,
+            result: Ok(mv),
+        },
+        Turn::Lost(cpu, reason) => SingleReport {
+            cpu,
+            result: Err(reason),
+        },
+    })
+}
+
 /// Plays `games` games between `first` and `second` in `dirs` (one folder each): `first` is
 /// black in game 1, and with `swap` the colours change every game. `on_game` sees each report
 /// as it is finished (for printing).

@@ -10,7 +10,10 @@ use std::time::Duration;
 use checkers::formats::pdn;
 use checkers::play::Clock;
 use checkers::play::{Game, Player, PlayerError};
-use checkers::protocols::csci561::{parse_input, parse_output, OutputError};
+use checkers::protocols::csci561::playdata::PlayData;
+use checkers::protocols::csci561::{
+    format_input, parse_cell, parse_input, parse_output, Mode, OutputError,
+};
 use checkers::rules::draw::DrawRule;
 use checkers::rules::movegen::legal_moves;
 use checkers::rules::piece::Color;
@@ -298,4 +301,73 @@ fn an_external_agent_is_a_player() {
         matches!(&err, PlayerError::Illegal(m) if m.contains("incomplete")),
         "{err:?}"
     );
+}
+
+/// The board with black king on `black`, white kings on `white` and h2, `side` to move.
+fn kings(black: &str, white: &str, side: Color) -> checkers::Position {
+    let mut grid = [['.'; 8]; 8];
+    for (cell, piece) in [("h2", 'W'), (black, 'B'), (white, 'W')] {
+        let sq = parse_cell(cell).unwrap();
+        grid[usize::from(sq.row())][usize::from(sq.col())] = piece;
+    }
+    let rows: Vec<String> = grid.iter().map(|r| r.iter().collect()).collect();
+    let colour = if side == Color::Black {
+        "BLACK"
+    } else {
+        "WHITE"
+    };
+    let text = format!("GAME\n{colour}\n1\n{}\n", rows.join("\n"));
+    parse_input(&text).unwrap().position
+}
+
+#[test]
+fn an_agent_ahead_avoids_the_third_repetition_it_kept_in_playdata() {
+    // White (two kings) against one black king, shuffling: the black king d8-c7, a white king
+    // b2-a1. After seven plies white to move could bring back the first board for the third
+    // time (a1-b2), a draw; ahead, the agent must play something else. It knows the earlier
+    // plies only from playdata.txt. Without them it plays a1-b2 (checked below), so the
+    // history is what changes its mind.
+    let positions = vec![
+        kings("d8", "b2", Color::Black),
+        kings("c7", "b2", Color::Red),
+        kings("c7", "a1", Color::Black),
+        kings("d8", "a1", Color::Red),
+        kings("d8", "b2", Color::Black),
+        kings("c7", "b2", Color::Red),
+        kings("c7", "a1", Color::Black),
+    ];
+    let current = kings("d8", "a1", Color::Red);
+    let data = PlayData {
+        colour: Color::Red,
+        initial_seconds: 10.0,
+        positions,
+    };
+    let game = data.continue_game(&current).unwrap();
+    assert_eq!(game.ply(), 7);
+    let first_board = data.positions[0].with_side_to_move(Color::Red);
+    let draw_move = legal_moves(&current)
+        .into_iter()
+        .find(|&m| current.play(m).with_side_to_move(Color::Red) == first_board)
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("playdata.txt"), data.to_text()).unwrap();
+    std::fs::write(
+        dir.path().join("input.txt"),
+        format_input(Mode::Game, 5.0, &current),
+    )
+    .unwrap();
+    let out = agent(dir.path(), &["--player", "engine:nodes=20000", "-v"]);
+    assert!(out.status.success(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("7 plies known"), "{stderr}");
+    let written = std::fs::read_to_string(dir.path().join("output.txt")).unwrap();
+    let mv = parse_output(&written, &current).unwrap();
+    assert_ne!(mv, draw_move, "{written}");
+
+    // The control: the same input without the record gets the repeating move.
+    std::fs::remove_file(dir.path().join("playdata.txt")).unwrap();
+    let out = agent(dir.path(), &["--player", "engine:nodes=20000"]);
+    assert!(out.status.success(), "{out:?}");
+    let written = std::fs::read_to_string(dir.path().join("output.txt")).unwrap();
+    assert_eq!(parse_output(&written, &current), Ok(draw_move), "{written}");
 }

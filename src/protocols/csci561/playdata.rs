@@ -139,9 +139,10 @@ impl PlayData {
     }
 
     /// The game up to `current` (the new input, the agent's colour to move), if it continues
-    /// this record: `current` is one of the recorded positions (the same input asked again), or
-    /// follows from the last one by one move of the opponent. `None` when the record belongs to
-    /// another game or colour.
+    /// this record: `current` follows from the last recorded position by one move of the
+    /// opponent, or is the position before the agent's last move (the same input asked again).
+    /// `None` when the record belongs to another game or colour. (A repeated board is not taken
+    /// for a rerun: in a repetition the reply is found first, so the history is kept.)
     #[must_use]
     pub fn continue_game(&self, current: &Position) -> Option<Game> {
         if current.side_to_move() != self.colour {
@@ -153,11 +154,14 @@ impl PlayData {
             .windows(2)
             .map(|w| move_between(&w[0], &w[1]))
             .collect::<Option<_>>()?;
-        if let Some(k) = self.positions.iter().rposition(|p| p == current) {
-            moves.truncate(k);
+        let n = self.positions.len();
+        if let Some(reply) = move_between(&self.positions[n - 1], current) {
+            moves.push(reply);
+        } else if n >= 2 && self.positions[n - 2] == *current {
+            // The same input again (the last move is being asked for once more).
+            moves.truncate(n - 2);
         } else {
-            let last = self.positions.last()?;
-            moves.push(move_between(last, current)?);
+            return None;
         }
         Game::from_moves(start, DrawRule::Csci561, &moves).ok()
     }

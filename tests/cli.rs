@@ -295,10 +295,11 @@ fn perft_counts_do_not_depend_on_the_table_or_threads() {
     }
 }
 
-/// `bench` times every puzzle of a folder; a file that is not a puzzle is named and skipped, and
-/// the exit code says so, but the other figures are still printed.
+/// `bench` times every puzzle of a folder. Files of the folder that are not puzzles (solutions
+/// by their name, other text, files that are not `*.txt`) are listed as skipped with the reason,
+/// in the table's run and in the JSON, and the run succeeds.
 #[test]
-fn bench_reports_each_puzzle_and_skips_unreadable_files() {
+fn bench_reports_each_puzzle_and_lists_the_files_it_skips() {
     let dir = tempfile::tempdir().expect("temp dir");
     for name in ["p01.txt", "p02.txt"] {
         fs::copy(manifest().join("puzzles").join(name), dir.path().join(name)).expect("copy");
@@ -308,32 +309,160 @@ fn bench_reports_each_puzzle_and_skips_unreadable_files() {
         .arg(dir.path())
         .assert()
         .success()
+        .stderr("")
         .stdout(
             predicate::str::contains("p01.txt")
                 .and(predicate::str::contains("p02.txt"))
-                .and(predicate::str::contains("2 puzzles, 2 proven")),
+                .and(predicate::str::contains("2 puzzles, 2 proven"))
+                .and(predicate::str::contains("<1 min (60%)")),
         );
-    let output = checkers()
-        .args(["bench", "--json"])
-        .arg(dir.path())
-        .output()
-        .expect("runs");
-    let rows: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
-    assert_eq!(rows.as_array().map(Vec::len), Some(2));
-    fs::write(
+    fs::copy(
+        manifest().join("expected/p03.txt"),
         dir.path().join("p03.expected.txt"),
-        "r.......\n\nr.......\n",
     )
-    .expect("write");
+    .expect("copy");
+    fs::write(dir.path().join("notes.txt"), "not a board\n").expect("write");
+    fs::write(dir.path().join("SOURCES.md"), "# sources\n").expect("write");
     checkers()
         .args(["bench", "--jobs", "1"])
         .arg(dir.path())
         .assert()
+        .success()
+        .stdout(predicate::str::contains("2 puzzles, 2 proven"))
+        .stderr(
+            predicate::str::contains("skipped")
+                .and(predicate::str::contains(
+                    "p03.expected.txt: named as a solution",
+                ))
+                .and(predicate::str::contains("notes.txt: not a puzzle board"))
+                .and(predicate::str::contains("SOURCES.md: not a *.txt file")),
+        );
+    let output = checkers()
+        .args(["bench", "--json", "--jobs", "1"])
+        .arg(dir.path())
+        .output()
+        .expect("runs");
+    assert!(output.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("json");
+    let rows = report["puzzles"].as_array().expect("puzzles");
+    assert_eq!(rows.len(), 2);
+    for row in rows {
+        assert_eq!(row["band"], "<1 min (60%)", "{row}");
+        assert!(row["nodes_per_second"].is_u64(), "{row}");
+    }
+    let skipped: Vec<&str> = report["skipped"]
+        .as_array()
+        .expect("skipped")
+        .iter()
+        .map(|s| s["path"].as_str().expect("path"))
+        .collect();
+    assert_eq!(skipped.len(), 3, "{skipped:?}");
+    assert!(skipped.iter().any(|p| p.ends_with("notes.txt")));
+    assert!(report["skipped"][0]["reason"].is_string());
+}
+
+/// A file named on the command line is a puzzle: if it is not one, the run says so and exits 2,
+/// after benchmarking the others.
+#[test]
+fn bench_fails_on_a_named_file_that_is_not_a_puzzle() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bad = dir.path().join("p03.expected.txt");
+    fs::copy(manifest().join("expected/p03.txt"), &bad).expect("copy");
+    checkers()
+        .args(["bench", "--jobs", "1"])
+        .arg(manifest().join("puzzles/p01.txt"))
+        .arg(&bad)
+        .assert()
         .code(2)
-        .stdout(predicate::str::contains("p01.txt").and(predicate::str::contains("p02.txt")))
+        .stdout(predicate::str::contains("p01.txt").and(predicate::str::contains("1 puzzle,")))
         .stderr(
             predicate::str::contains("skipped").and(predicate::str::contains("p03.expected.txt")),
         );
+}
+
+/// No puzzle in the selection: a clear message listing what was skipped, exit 2, no table.
+#[test]
+fn bench_without_puzzles_says_so() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    checkers()
+        .arg("bench")
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            predicate::str::contains("no puzzle to benchmark in")
+                .and(predicate::str::contains("no files")),
+        );
+    fs::write(dir.path().join("README"), "hello\n").expect("write");
+    checkers()
+        .arg("bench")
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            predicate::str::contains("skipped")
+                .and(predicate::str::contains("README: not a *.txt file")),
+        );
+    checkers()
+        .arg("bench")
+        .arg(dir.path().join("missing"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("missing: cannot read"));
+}
+
+/// A table larger than the memory there is is refused with a message, or (on a machine that
+/// has it) used; the process never aborts.
+#[test]
+fn perft_with_a_huge_table_does_not_abort() {
+    let output = checkers()
+        .args(["perft", "4", "--hash-mb", "65536"])
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    match output.status.code() {
+        Some(0) => assert_eq!(output.stdout, b"1469\n".to_vec()),
+        Some(2) => assert!(
+            stderr.contains("--hash-mb 65536") && stderr.contains("MiB"),
+            "{stderr}"
+        ),
+        other => panic!("exit {other:?}: {stderr}"),
+    }
+}
+
+#[test]
+fn one_move_is_said_in_the_singular() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    solve_cmd(
+        &manifest().join("puzzles/p01.txt"),
+        &dir.path().join("o.txt"),
+    )
+    .assert()
+    .success()
+    .stderr(predicate::str::contains("red wins after 1 move ("));
+}
+
+/// Men on their crowning row: one warning line per side, not one per man.
+#[test]
+fn men_on_their_crowning_row_give_one_warning_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("stuck.txt");
+    let board = ".r.r.r..\n........\n........\n........\n........\n........\n........\n......B.\n";
+    fs::write(&input, board).expect("write");
+    let assert = solve_cmd(&input, &dir.path().join("o.txt"))
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    let warnings: Vec<&str> = stderr.lines().filter(|l| l.contains("warning")).collect();
+    assert_eq!(warnings.len(), 1, "{stderr}");
+    assert!(
+        warnings[0].contains(
+            "3 red men stand on their crowning row (row 1 col 2, row 1 col 4, row 1 col 6)"
+        ),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -343,6 +472,22 @@ fn perft_divide_lists_each_first_move() {
         .assert()
         .success()
         .stdout(predicate::str::contains("22-18 7\n").and(predicate::str::ends_with("49\n")));
+}
+
+/// `-h` is the short help, `--help` the long one, for the solver and the tools.
+#[test]
+fn short_and_long_help() {
+    for sub in [&[][..], &["verify"][..], &["bench"][..]] {
+        let short = checkers().args(sub).arg("-h").output().expect("runs");
+        let long = checkers().args(sub).arg("--help").output().expect("runs");
+        assert!(short.status.success() && long.status.success());
+        assert!(
+            short.stdout.len() * 3 < long.stdout.len() * 2,
+            "{sub:?}: -h is {} bytes, --help {}",
+            short.stdout.len(),
+            long.stdout.len()
+        );
+    }
 }
 
 #[test]

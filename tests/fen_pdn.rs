@@ -309,3 +309,276 @@ fn bad_fen_and_pdn_files_name_line_and_column() {
     let states = parse_solution(&fs::read(&out).expect("written")).expect("parses");
     assert_eq!(states[0], fen::parse("W:W23:B1").expect("parses"));
 }
+
+/// The solver's PDN, read back, is checked by the independent analyser (its own move generation
+/// and exact values): every move legal and optimal, and every comment the exact value of the
+/// position after the move.
+#[test]
+fn solver_pdn_is_certified_by_the_independent_analyser() {
+    use checkers::analysis::{check_line, Oracle, OracleLimits, Value};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut oracle = Oracle::new(OracleLimits::default());
+    for name in [
+        "p03",
+        "kings-2v1-double-corner",
+        "men-2-vs-king",
+        "black-wins-kings-2v1",
+    ] {
+        let out = dir.path().join(format!("{name}.pdn"));
+        solve(
+            &["--format", "pdn"],
+            Some(&manifest().join(format!("puzzles/{name}.txt"))),
+            &out,
+        );
+        let text = fs::read_to_string(&out).expect("written");
+        let games = pdn::parse_games(&text).expect("parses");
+        let positions = games[0].positions();
+        let report = check_line(&positions, &mut oracle).expect("decided");
+        assert!(report.is_ok(), "{name}: {:?}", report.fault);
+        for (k, comment) in games[0].comments.iter().enumerate() {
+            let after = &positions[k + 1];
+            let value = oracle.value(after).expect("no error").expect("decided");
+            // The comment names the winner and the plies left; the analyser gives the value for
+            // the side to move.
+            let (winner, left) = match value {
+                Value::Win(n) => (after.side_to_move(), n),
+                Value::Loss(n) => (after.side_to_move().opponent(), n),
+                Value::Draw => panic!("{name}: a proven line reaches a draw"),
+            };
+            let want = checkers::formats::export::value_text(winner, left);
+            assert_eq!(
+                comment.as_deref(),
+                Some(want.as_str()),
+                "{name} move {}",
+                k + 1
+            );
+        }
+    }
+}
+
+/// Replays PDN files with pydraughts (an independent Python implementation of English checkers),
+/// printing for each file the FEN before the first move and after every move, and `ILLEGAL` for a
+/// move it does not list as legal. Blocks are separated by empty lines.
+const PYDRAUGHTS_REPLAY: &str = r#"
+import sys
+from draughts import Board, Move
+from draughts.PDN import PDNReader
+for path in sys.argv[1:]:
+    game = PDNReader(filename=path).games[0]
+    board = Board(game.variant, game.tags['FEN'])
+    print(board.fen)
+    for text in game.moves:
+        legal = [m.pdn_move for m in board.legal_moves()]
+        parts = text.split('x')
+        short = parts[0] + 'x' + parts[-1] if len(parts) > 2 else text
+        if text not in legal and short not in legal:
+            print('ILLEGAL', text, legal)
+            break
+        board.push(Move(board, pdn_move=text))
+        print(board.fen)
+    print()
+"#;
+
+/// Our PDN of every expected solution is read by pydraughts, when it is installed (`pip install
+/// pydraughts`): every move is legal there and every position equals ours, FEN for FEN.
+#[test]
+fn pydraughts_reads_our_pdn_when_installed() {
+    let probe = std::process::Command::new("python3")
+        .args(["-c", "import draughts"])
+        .output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        eprintln!("pydraughts is not installed: the interoperability check is skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut files = Vec::new();
+    let mut expected = Vec::new();
+    for (i, path) in solutions().into_iter().enumerate() {
+        let states = parse_solution(&fs::read(&path).expect("readable")).expect("parses");
+        let game = Game::from_states(&states).expect("a game");
+        let Ok(text) = pdn::write_game(&game) else {
+            continue; // light cells: no PDN
+        };
+        let file = dir.path().join(format!("{i}.pdn"));
+        fs::write(&file, text).expect("write");
+        files.push(file);
+        let fens: Vec<String> = states
+            .iter()
+            .map(|p| fen::write(p).expect("standard"))
+            .collect();
+        expected.push((path, fens));
+    }
+    assert!(files.len() >= 20);
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(PYDRAUGHTS_REPLAY)
+        .args(&files)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).expect("UTF-8");
+    let blocks: Vec<Vec<&str>> = stdout
+        .split("\n\n")
+        .map(|b| b.lines().collect::<Vec<_>>())
+        .filter(|b| !b.is_empty())
+        .collect();
+    assert_eq!(blocks.len(), expected.len());
+    for (block, (path, fens)) in blocks.iter().zip(&expected) {
+        // pydraughts lists squares in its own order, so compare the positions the FENs describe.
+        let theirs: Vec<Position> = block
+            .iter()
+            .map(|l| fen::parse(l).unwrap_or_else(|e| panic!("{}: {l}: {e}", path.display())))
+            .collect();
+        let ours: Vec<Position> = fens.iter().map(|f| fen::parse(f).expect("ours")).collect();
+        assert_eq!(theirs, ours, "{}", path.display());
+    }
+}
+
+/// Plays two games with pydraughts and writes them as PDN with its own writer (multi-jumps in
+/// short form, black moving first from the standard start), printing each position's FEN.
+const PYDRAUGHTS_WRITE: &str = r#"
+import sys
+from draughts import Board, Move
+from draughts.PDN import PDNWriter
+out = sys.argv[1]
+board = Board('english', 'W:WK12,20,26:B7,14,15,18,K31')
+print(board.fen)
+for m in ['20-16', '31x22', '16-11', '7x16', '12x19x10x17x26', '18-22', '26x17']:
+    board.push(Move(board, pdn_move=m))
+    print(board.fen)
+PDNWriter(out, board=board, game_ending='1-0', tags={'Event': 'p03'})
+print()
+board = Board('english')
+print(board.fen)
+for i in range(12):
+    board.push(board.legal_moves()[i % len(board.legal_moves())])
+    print(board.fen)
+PDNWriter(out, board=board, game_ending='*')
+"#;
+
+/// PDN written by pydraughts, when it is installed, is read by ours: the same positions.
+#[test]
+fn we_read_pydraughts_pdn_when_installed() {
+    let probe = std::process::Command::new("python3")
+        .args(["-c", "import draughts"])
+        .output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        eprintln!("pydraughts is not installed: the interoperability check is skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("theirs.pdn");
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(PYDRAUGHTS_WRITE)
+        .arg(&file)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).expect("UTF-8");
+    let theirs: Vec<Vec<Position>> = stdout
+        .split("\n\n")
+        .map(|b| {
+            b.lines()
+                .map(|l| fen::parse(l).expect("their FEN"))
+                .collect()
+        })
+        .collect();
+    let games = pdn::parse_games(&fs::read_to_string(&file).expect("written")).expect("parses");
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].tag("Event"), Some("p03"));
+    assert_eq!(games[0].positions(), theirs[0]);
+    assert_eq!(games[1].start.side_to_move(), Color::Black);
+    assert_eq!(games[1].positions(), theirs[1]);
+}
+
+mod never_panic {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Text made of the characters FEN and PDN use, plus a few others.
+    fn notation_text() -> impl Strategy<Value = String> {
+        proptest::collection::vec(
+            proptest::sample::select(
+                "WBwbK0123456789:,-x.[]{}()\"$;%*/ \n\té"
+                    .chars()
+                    .collect::<Vec<_>>(),
+            ),
+            0..80,
+        )
+        .prop_map(|v| v.into_iter().collect())
+    }
+
+    /// A position on dark cells: each of the 32 squares empty, a man or a king of either side.
+    fn standard_position() -> impl Strategy<Value = Position> {
+        (proptest::collection::vec(0u8..5, 32), any::<bool>()).prop_map(|(cells, black)| {
+            let (mut red, mut blk, mut kings) = (Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY);
+            for (i, c) in cells.iter().enumerate() {
+                let sq = checkers::formats::notation::square_of_number(i as u8 + 1).expect("1-32");
+                match c {
+                    1 | 2 => red |= sq.bit(),
+                    3 | 4 => blk |= sq.bit(),
+                    _ => continue,
+                }
+                if c % 2 == 0 {
+                    kings |= sq.bit();
+                }
+            }
+            let side = if black { Color::Black } else { Color::Red };
+            Position::new(red, blk, kings, side).expect("consistent")
+        })
+    }
+
+    /// Whether (line, column) lies within `text` (or just past its end).
+    fn inside(text: &str, line: usize, column: usize) -> bool {
+        let lines: Vec<&str> = text.split('\n').collect();
+        line >= 1
+            && line <= lines.len()
+            && column >= 1
+            && column <= lines[line - 1].chars().count() + 1
+    }
+
+    proptest! {
+        #[test]
+        fn fen_and_pdn_readers_never_panic(text in notation_text()) {
+            if let Err(e) = fen::parse(&text) {
+                prop_assert!(inside(&text, e.line, e.column), "{e}");
+            }
+            if let Err(e) = pdn::parse_games(&text) {
+                prop_assert!(inside(&text, e.line, e.column), "{e}");
+            }
+            let _ = input::parse_position(text.as_bytes(), None);
+        }
+
+        #[test]
+        fn fen_round_trips(pos in standard_position()) {
+            let text = fen::write(&pos).expect("dark cells only");
+            prop_assert_eq!(fen::parse(&text), Ok(pos));
+        }
+
+        #[test]
+        fn random_games_round_trip_through_pdn(pos in standard_position(), picks in proptest::collection::vec(0usize..16, 0..12)) {
+            let mut game = Game::new(pos);
+            let mut at = pos;
+            for (i, pick) in picks.iter().enumerate() {
+                let moves = legal_moves(&at);
+                if moves.is_empty() {
+                    break;
+                }
+                let mv = moves[pick % moves.len()];
+                game.push(mv, (i % 3 == 0).then(|| format!("note {i}")));
+                at = at.play(mv);
+            }
+            let text = pdn::write_game(&game).expect("standard");
+            prop_assert_eq!(pdn::parse_games(&text), Ok(vec![game]));
+        }
+    }
+}

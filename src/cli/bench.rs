@@ -15,9 +15,11 @@ use super::solve::{solve_options, EngineArgs};
 /// Arguments of `bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// Puzzle files, or folders: a folder's puzzles are its `*.txt` files that hold a puzzle
-    /// board, except those named as solutions or logs (`*.expected*`, `*.reflog*`,
-    /// `*.solution*`, `*.out.txt`); other files are listed as skipped, with the reason.
+    /// Puzzle files, or folders of puzzles.
+    ///
+    /// A folder's puzzles are its `*.txt` files that hold a puzzle board, except those named as
+    /// solutions or logs (`*.expected*`, `*.reflog*`, `*.solution*`, `*.out.txt`); its other
+    /// files are listed as skipped, with the reason. Folders are not searched recursively.
     #[arg(value_name = "PATH", default_value = "puzzles")]
     pub paths: Vec<PathBuf>,
 
@@ -25,7 +27,10 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: Option<u32>,
 
-    /// Print the rows as JSON instead of a table: `{"puzzles": [...], "skipped": [...]}`.
+    /// Print JSON instead of a table.
+    ///
+    /// The form is `{"puzzles": [rows], "skipped": [{"path", "reason"}]}`; a row's band is the
+    /// table's text.
     #[arg(long)]
     pub json: bool,
 
@@ -92,12 +97,8 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
             }
         }
     }
-    for s in &skipped {
-        output::eprintln(&format!(
-            "checkers: skipped {}: {}",
-            s.path.display(),
-            s.reason
-        ))?;
+    for line in skipped_lines(&skipped) {
+        output::eprintln(&line)?;
     }
     if args.json {
         let report = Report {
@@ -113,4 +114,46 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     } else {
         ExitCode::from(2)
     })
+}
+
+/// One line per reason for skipping, naming the files skipped for it: `checkers: skipped a, b:
+/// reason`.
+fn skipped_lines(skipped: &[Skipped]) -> Vec<String> {
+    let mut reasons: Vec<(&str, Vec<String>)> = Vec::new();
+    for s in skipped {
+        let name = s.path.display().to_string();
+        match reasons.iter_mut().find(|(r, _)| *r == s.reason) {
+            Some((_, names)) => names.push(name),
+            None => reasons.push((&s.reason, vec![name])),
+        }
+    }
+    reasons
+        .into_iter()
+        .map(|(reason, names)| format!("checkers: skipped {}: {reason}", names.join(", ")))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skipped_files_are_grouped_by_reason() {
+        let skip = |path: &str, reason: &str| Skipped {
+            path: PathBuf::from(path),
+            reason: reason.to_string(),
+        };
+        let lines = skipped_lines(&[
+            skip("a.expected.txt", "named as a solution"),
+            skip("README", "not a *.txt file"),
+            skip("b.expected.txt", "named as a solution"),
+        ]);
+        assert_eq!(
+            lines,
+            [
+                "checkers: skipped a.expected.txt, b.expected.txt: named as a solution",
+                "checkers: skipped README: not a *.txt file"
+            ]
+        );
+    }
 }

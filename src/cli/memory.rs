@@ -10,7 +10,12 @@ pub fn available_bytes() -> Option<u64> {
 
 /// The `MemAvailable` line of a `/proc/meminfo` text, in bytes.
 fn parse_meminfo(text: &str) -> Option<u64> {
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    field_bytes(text, "MemAvailable:")
+}
+
+/// The value of the line starting with `name` in a `/proc` text of `name value kB` lines.
+fn field_bytes(text: &str, name: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with(name))?;
     let mut words = line.split_whitespace().skip(1);
     let value: u64 = words.next()?.parse().ok()?;
     match words.next() {
@@ -18,6 +23,13 @@ fn parse_meminfo(text: &str) -> Option<u64> {
         None => Some(value),
         Some(_) => None,
     }
+}
+
+/// Bytes of memory this process holds now (`VmRSS` of `/proc/self/status` on Linux); `None`
+/// elsewhere or when it cannot be read.
+pub fn resident_bytes() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/status").ok()?;
+    field_bytes(&text, "VmRSS:")
 }
 
 /// `bytes` in MiB, for messages.
@@ -35,5 +47,9 @@ mod tests {
         assert_eq!(parse_meminfo(text), Some(2 << 20));
         assert_eq!(parse_meminfo("MemTotal: 1 kB\n"), None);
         assert_eq!(parse_meminfo("MemAvailable: lots kB\n"), None);
+        assert_eq!(
+            field_bytes("VmPeak: 9 kB\nVmRSS:  3 kB\n", "VmRSS:"),
+            Some(3 << 10)
+        );
     }
 }

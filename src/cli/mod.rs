@@ -12,6 +12,7 @@ mod host;
 mod memory;
 pub mod output;
 mod perft;
+mod show;
 mod solve;
 mod verify;
 
@@ -20,6 +21,7 @@ use bench::BenchArgs;
 #[cfg(unix)]
 use host::HostArgs;
 use perft::PerftArgs;
+use show::ShowArgs;
 use solve::SolveArgs;
 use verify::VerifyArgs;
 
@@ -30,8 +32,9 @@ use verify::VerifyArgs;
 /// red wins in the fewest moves, black resists as long as possible. Endgames of a few pieces that
 /// the search cannot prove are solved exactly with endgame databases built on the spot.
 ///
-/// Exit codes: 0 success; 1 the output could not be written (or verify found a bad solution);
-/// 2 unusable input or arguments.
+/// Exit codes: 0 success, also when the reader of standard output closed it early (as in
+/// `checkers ... --outputfile - | head`); 1 the output could not be written (or verify found a
+/// bad solution); 2 unusable input or arguments.
 #[derive(Debug, Parser)]
 #[command(
     name = "checkers",
@@ -83,6 +86,10 @@ pub enum Command {
     /// a missing, malformed or illegal answer; a drawn game names the agent with more time left.
     #[cfg(unix)]
     Host(HostArgs),
+    /// Pictures of a puzzle and its solution: boards in the terminal (Unicode pieces, coloured
+    /// on a terminal), an SVG diagram (--svg), or an offline HTML page stepping through the game
+    /// (--html).
+    Show(ShowArgs),
 }
 
 impl Cli {
@@ -96,6 +103,7 @@ impl Cli {
             Some(Command::Calibrate(args)) => agent::calibrate(&args),
             #[cfg(unix)]
             Some(Command::Host(args)) => host::run(&args),
+            Some(Command::Show(args)) => show::run(&args),
             None => solve::run(&self.solve),
         }
     }

@@ -18,8 +18,10 @@ use super::output;
 /// Options of the solver.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// Puzzle file: 8 lines of 8 characters from `.rRbB`, red to move; or a FEN, or a PDN game
-    /// (the position after its moves), told apart by their content; `-` reads standard input.
+    /// Puzzle file (`-`: standard input): a board, a FEN or a PDN game.
+    ///
+    /// A board is 8 lines of 8 characters from `.rRbB`, red to move; a PDN game gives the
+    /// position after its moves. The format is told apart by the content.
     #[arg(long, value_name = "FILE", required_unless_present = "fen")]
     pub inputfile: Option<PathBuf>,
 
@@ -32,14 +34,13 @@ pub struct SolveArgs {
           value_parser = clap::value_parser!(u32).range(1..))]
     pub game: Option<u32>,
 
-    /// Format of the solution: the states as board text (default), a PDN game with the value of
-    /// each move, or one FEN per state.
+    /// Format of the solution: board text (default), PDN with each move's value, or FEN lines.
     #[arg(long, value_enum, default_value_t = FormatArg::Text)]
     pub format: FormatArg,
 
-    /// Where to write the solution: every state of the game, one empty line between states
-    /// (`-`: standard output).
+    /// Where to write the solution (`-`: standard output).
     ///
+    /// Every state of the game, one empty line between states.
     /// A regular file is replaced atomically, keeping its permissions (a new one gets 0666 less
     /// the umask), and is left untouched on any error; a symbolic link's target is replaced.
     /// Devices and fifos (`/dev/null`, `/dev/stdout`) are written directly. A file in a
@@ -50,7 +51,9 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub engine: EngineArgs,
 
-    /// Print nothing on stderr but errors (no warnings, no summary line).
+    /// Print nothing on stderr but errors.
+    ///
+    /// No warnings, no summary line.
     #[arg(short, long)]
     pub quiet: bool,
 }
@@ -79,26 +82,31 @@ impl From<FormatArg> for OutputFormat {
 /// Search settings shared by the solver and the benchmark.
 #[derive(Debug, Args, Clone, Copy)]
 pub struct EngineArgs {
-    /// Largest transposition table in MiB; it starts at 512 KiB and grows as the search needs it
-    /// (one table per game).
+    /// Largest transposition table, in MiB.
+    ///
+    /// The table starts at 512 KiB and grows as the search needs it (one table per game).
     #[arg(long = "tt-mb", value_name = "MIB", default_value_t = 64,
           value_parser = clap::value_parser!(u32).range(1..=16384))]
     pub tt_mb: u32,
 
-    /// Deepest search per move, in plies (default: no limit; the search stops when the result is
-    /// proven or the move's node budget is spent).
+    /// Deepest search per move, in plies (default: no limit).
+    ///
+    /// Without it the search of a move stops when the result is proven or the move's node
+    /// budget is spent.
     #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..=990))]
     pub depth: Option<u32>,
 
-    /// The whole game is played within this many seconds; near the end the sides play quick
-    /// shallow moves so that the game still finishes.
+    /// The whole game is played within this many seconds.
+    ///
+    /// Near the end the sides play quick shallow moves so that the game still finishes.
     #[arg(long = "time-limit", value_name = "SECONDS", default_value_t = 50.0,
           value_parser = parse_seconds)]
     pub time_limit: f64,
 
-    /// Nodes a move may search before the best move found so far is played (each side's first
-    /// move gets 20 times as many, to prove the puzzle's value). Counting nodes, not time, keeps
-    /// the output identical from run to run.
+    /// Nodes a move may search before the best move found so far is played.
+    ///
+    /// Each side's first move gets 20 times as many, to prove the puzzle's value. Counting
+    /// nodes, not time, keeps the output identical from run to run.
     #[arg(long = "nodes-per-move", value_name = "NODES", default_value_t = 100_000,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes_per_move: u64,
@@ -116,16 +124,22 @@ pub struct EngineArgs {
     #[arg(long = "draw-rule")]
     pub draw_rule: bool,
 
-    /// Measurement baseline: search without the transposition table. Same results, more work.
+    /// Measurement baseline: search without the transposition table.
+    ///
+    /// Same results, more work.
     #[arg(long = "no-table")]
     pub no_table: bool,
 
-    /// Measurement baseline: search moves in generation order. Same results, more work.
+    /// Measurement baseline: search moves in generation order.
+    ///
+    /// Same results, more work.
     #[arg(long = "no-ordering")]
     pub no_ordering: bool,
 
-    /// Measurement baseline: solve endgames of a few pieces by search alone, without building
-    /// their endgame databases. Same results when the search can prove them; far more work.
+    /// Measurement baseline: no endgame databases.
+    ///
+    /// Endgames of a few pieces are solved by search alone, without building their endgame
+    /// databases. Same results when the search can prove them; far more work.
     #[arg(long = "no-endgame-db")]
     pub no_endgame_db: bool,
 }

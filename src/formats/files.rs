@@ -319,9 +319,11 @@ impl Temporary {
             Some(p) if !p.as_os_str().is_empty() => p,
             _ => Path::new("."),
         };
-        let name = target
-            .file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        // The start of the target's name, short enough that the temporary name stays within
+        // the 255 bytes a name may have.
+        let name: String = target.file_name().map_or_else(String::new, |n| {
+            n.to_string_lossy().chars().take(64).collect()
+        });
         let mut last = None;
         for _ in 0..100 {
             let n = COUNTER.fetch_add(1, Ordering::Relaxed);

@@ -12,7 +12,8 @@ use thiserror::Error;
 use crate::formats::board_text::{self, BoardError};
 use crate::formats::fen::{self, line_column, FenError, NotStandard};
 use crate::formats::files::{self, InputError};
-use crate::formats::pdn::{self, PdnError};
+use crate::formats::pdn::{self, NotAGame, PdnError, ReadGame};
+use crate::formats::replay::Replay;
 use crate::rules::piece::Color;
 use crate::rules::position::Position;
 
@@ -57,6 +58,12 @@ pub enum ReadError {
     /// The output asked for needs standard notation, which the position has not.
     #[error(" {0}; write the solution with --format text")]
     NotStandard(NotStandard),
+    /// A solution whose states do not follow from each other by legal moves.
+    #[error(" {0}")]
+    NotAGame(NotAGame),
+    /// A solution that does not start from the puzzle it is shown with.
+    #[error(" the solution does not start from the puzzle")]
+    WrongStart,
     /// The position has black to move, and a puzzle must have red to move.
     #[error("{line}:{column}: black is to move here; a puzzle must have red (W) to move")]
     BlackToMove {
@@ -78,7 +85,9 @@ impl ReadError {
             ReadError::BlackToMove { line, column } => Some((*line, *column)),
             ReadError::NoSuchGame { .. }
             | ReadError::SeveralGames { .. }
-            | ReadError::NotStandard(_) => None,
+            | ReadError::NotStandard(_)
+            | ReadError::NotAGame(_)
+            | ReadError::WrongStart => None,
         }
     }
 }
@@ -132,6 +141,54 @@ fn starts_movetext(word: &str) -> bool {
     }
 }
 
+/// Game `game` (from 1) of a PDN text, or its only game.
+fn choose_game(text: &str, game: Option<usize>) -> Result<ReadGame, ReadError> {
+    let mut games = pdn::parse_games_located(text).map_err(ReadError::Pdn)?;
+    let count = games.len();
+    let index = match game {
+        Some(n) if n >= 1 && n <= count => n - 1,
+        Some(n) => return Err(ReadError::NoSuchGame { asked: n, count }),
+        None if count == 1 => 0,
+        None => return Err(ReadError::SeveralGames { count }),
+    };
+    Ok(games.swap_remove(index))
+}
+
+/// A game to show from a text: a PDN game whole (game `game` of several), the states of a
+/// solution in board text, or a single position (a board or a FEN).
+pub fn parse_replay(bytes: &[u8], game: Option<usize>, title: &str) -> Result<Replay, ReadError> {
+    let text = std::str::from_utf8(bytes).unwrap_or("");
+    match detect(bytes) {
+        Format::Pdn => Ok(Replay::from_game(&choose_game(text, game)?.game, title)),
+        Format::Fen => {
+            let pos = fen::parse(text).map_err(ReadError::Fen)?;
+            Replay::from_states(&[pos], &[], title).map_err(ReadError::NotAGame)
+        }
+        Format::Board => {
+            let states = board_text::parse_solution(bytes).map_err(ReadError::Board)?;
+            Replay::from_states(&states, &[], title).map_err(ReadError::NotAGame)
+        }
+    }
+}
+
+/// Reads a game to show from a file (see [`parse_replay`]); the title is the file's name.
+pub fn read_replay(path: &Path, game: Option<usize>) -> Result<Replay, InputError> {
+    let bytes = files::read_bytes(path)?;
+    let title = path
+        .file_name()
+        .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+    parse_replay(&bytes, game, &title).map_err(|e| in_file(path, e))
+}
+
+/// Checks that `solution` starts from `puzzle`, naming `path` otherwise.
+pub fn check_start(solution: &Replay, puzzle: &Position, path: &Path) -> Result<(), InputError> {
+    if solution.states.first() == Some(puzzle) {
+        Ok(())
+    } else {
+        Err(in_file(path, ReadError::WrongStart))
+    }
+}
+
 /// A position with where its side to move was set, for the black-to-move message.
 fn located(bytes: &[u8], game: Option<usize>) -> Result<(Position, (usize, usize)), ReadError> {
     let text = std::str::from_utf8(bytes).unwrap_or("");
@@ -145,15 +202,7 @@ fn located(bytes: &[u8], game: Option<usize>) -> Result<(Position, (usize, usize
             Ok((pos, line_column(text, start)))
         }
         Format::Pdn => {
-            let games = pdn::parse_games_located(text).map_err(ReadError::Pdn)?;
-            let count = games.len();
-            let index = match game {
-                Some(n) if n >= 1 && n <= count => n - 1,
-                Some(n) => return Err(ReadError::NoSuchGame { asked: n, count }),
-                None if count == 1 => 0,
-                None => return Err(ReadError::SeveralGames { count }),
-            };
-            let read = &games[index];
+            let read = choose_game(text, game)?;
             Ok((read.game.end(), read.at))
         }
     }
@@ -228,6 +277,12 @@ pub fn require_standard(pos: &Position, source: &str) -> Result<(), InputError> 
     }
 }
 
+/// An error about `source` (a file, or `--fen`) that exits like any unusable input.
+#[must_use]
+pub fn source_error(source: &str, error: ReadError) -> InputError {
+    in_file(Path::new(source), error)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -275,6 +330,22 @@ mod tests {
         assert!(matches!(
             parse_puzzle(game.as_bytes(), None),
             Err(ReadError::BlackToMove { line: 1, column: 1 })
+        ));
+    }
+
+    #[test]
+    fn replays_from_each_format() {
+        let pos = parse_puzzle(P03.as_bytes(), None).unwrap();
+        let one = parse_replay(P03.as_bytes(), None, "p03").unwrap();
+        assert_eq!(one.states, vec![pos]);
+        let game = "[FEN \"W:W22:B1\"]\n1. 22-18 {v} 1-5 *\n";
+        let two = parse_replay(game.as_bytes(), None, "g").unwrap();
+        assert_eq!(two.states.len(), 3);
+        assert_eq!(two.values, vec![Some("v".to_string()), None]);
+        let broken = format!("{P03}\n{P03}");
+        assert!(matches!(
+            parse_replay(broken.as_bytes(), None, "b"),
+            Err(ReadError::NotAGame(_))
         ));
     }
 

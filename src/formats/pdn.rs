@@ -89,13 +89,15 @@ pub struct Game {
     pub result: GameResult,
 }
 
-/// The tags every written game carries, with PDN's "unknown" values, in the standard order.
-const DEFAULT_TAGS: [(&str, &str); 5] = [
+/// The tags every written game carries, with PDN's "unknown" values, in the standard order, and
+/// the game type: 21 is English checkers, which readers of several variants need to be told.
+const DEFAULT_TAGS: [(&str, &str); 6] = [
     ("Event", "?"),
     ("Date", "????.??.??"),
     ("Round", "-"),
     ("White", "?"),
     ("Black", "?"),
+    ("GameType", "21"),
 ];
 
 /// Tags held elsewhere in a [`Game`].
@@ -681,7 +683,7 @@ mod tests {
         assert_eq!(
             text,
             "[Event \"a \\\"test\\\"\"]\n[Date \"????.??.??\"]\n[Round \"-\"]\n[White \"?\"]\n\
-             [Black \"?\"]\n[Result \"1-0\"]\n[SetUp \"1\"]\n[FEN \"W:W22:B1,11,18\"]\n\n\
+             [Black \"?\"]\n[GameType \"21\"]\n[Result \"1-0\"]\n[SetUp \"1\"]\n[FEN \"W:W22:B1,11,18\"]\n\n\
              1. 22x15x8 {red wins in 1} 1-0\n"
         );
         assert_eq!(parse_games(&text).unwrap(), vec![game]);

@@ -165,9 +165,17 @@ impl TranspositionTable {
         self.mask + 1
     }
 
-    /// Quadruples the table (up to its maximum) and re-inserts every entry.
+    /// Quadruples the table (up to its maximum) and re-inserts every entry. When the memory
+    /// cannot be had, the table stops growing and the search goes on with the table it has
+    /// (same results, more work) instead of aborting.
     fn grow(&mut self) {
         let buckets = (self.buckets() * 4).min(self.max_buckets);
+        // Ask for the memory without aborting first; the zeroed allocation below then gets
+        // pages the system only touches when they are written.
+        if Vec::<u64>::new().try_reserve_exact(buckets * 4).is_err() {
+            self.max_buckets = self.buckets();
+            return;
+        }
         let old = std::mem::replace(&mut self.words, vec![0u64; buckets * 4]);
         self.mask = buckets - 1;
         self.used = 0;

@@ -256,9 +256,10 @@ pub fn format_table(rows: &[BenchRow]) -> String {
     let proven = rows.iter().filter(|r| r.proven).count();
     let full = rows.iter().filter(|r| r.band == Band::Full).count();
     out.push_str(&format!(
-        "total: {} puzzles, {proven} proven, {full} in the top band, {nodes} nodes, {secs:.3} s \
-         of solving, {:.2} Mnodes/s\n",
+        "total: {} {}, {proven} proven, {full} in the top band, {nodes} nodes, {secs:.3} s of \
+         solving, {:.2} Mnodes/s\n",
         rows.len(),
+        if rows.len() == 1 { "puzzle" } else { "puzzles" },
         nodes as f64 / secs.max(1e-9) / 1e6
     ));
     out

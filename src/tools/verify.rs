@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::analysis::{check_line, AnalysisError, FaultKind, Oracle, Value};
+use crate::analysis::{check_line, AnalysisError, FaultKind, Oracle, OracleLimits, Value};
 use crate::formats::notation::move_path;
 use crate::rules::bitboard::Bitboard;
 use crate::rules::game::GameRecord;
@@ -167,6 +167,12 @@ pub struct Verification {
 }
 
 impl Verification {
+    /// Whether the line is a legal, finished game whose optimality is still to be analysed.
+    #[must_use]
+    pub fn needs_analysis(&self) -> bool {
+        self.illegal.is_none() && self.game_over && self.optimality == Optimality::NotChecked
+    }
+
     /// Whether the solution is valid, finished, optimal where that could be proven, and (when an
     /// expected line was given) of the same length.
     #[must_use]
@@ -180,9 +186,39 @@ impl Verification {
     }
 }
 
-/// Verifies `states` as a solution of `puzzle`, comparing with `expected` when given.
+/// Verifies `states` as a solution of `puzzle`, comparing with `expected` when given, with the
+/// analysis's default limits and no time limit. See [`verify_with`].
 #[must_use]
 pub fn verify(
+    puzzle: &Position,
+    states: &[Position],
+    expected: Option<&[Position]>,
+) -> Verification {
+    verify_with(puzzle, states, expected, OracleLimits::default())
+}
+
+/// Verifies `states` as a solution of `puzzle`: [`check_moves`], then, for a legal and
+/// finished game, [`analyse`] within `limits`.
+#[must_use]
+pub fn verify_with(
+    puzzle: &Position,
+    states: &[Position],
+    expected: Option<&[Position]>,
+    limits: OracleLimits,
+) -> Verification {
+    let mut verification = check_moves(puzzle, states, expected);
+    if verification.needs_analysis() {
+        verification.optimality = analyse(states, limits);
+    }
+    verification
+}
+
+/// Everything but the exact analysis, which is cheap: the moves are legal, the game is
+/// finished, and the comparison with `expected`. The optimality is left
+/// [`Optimality::NotChecked`]; [`Verification::needs_analysis`] says whether [`analyse`] should
+/// fill it in.
+#[must_use]
+pub fn check_moves(
     puzzle: &Position,
     states: &[Position],
     expected: Option<&[Position]>,
@@ -194,22 +230,38 @@ pub fn verify(
     });
     let moves = states.len().saturating_sub(1);
     let illegal = first_illegal(puzzle, states);
-    let mut game = GameRecord::new(states[0], false);
-    for s in &states[1..] {
-        game.push(*s);
-    }
-    let game_over = illegal.is_none() && game.outcome().is_some();
-    let optimality = if illegal.is_some() || !game_over {
-        Optimality::NotChecked
-    } else {
-        optimality(states)
-    };
+    let game_over = illegal.is_none()
+        && states.first().is_some_and(|first| {
+            let mut game = GameRecord::new(*first, false);
+            for s in &states[1..] {
+                game.push(*s);
+            }
+            game.outcome().is_some()
+        });
     Verification {
         illegal,
         game_over,
         moves,
-        optimality,
+        optimality: Optimality::NotChecked,
         comparison,
+    }
+}
+
+/// Analysis limits that keep the analysis within about `max_bytes` of memory: half for full
+/// retrograde analyses (about 170 bytes per position at the peak of building one: the
+/// position, its index and its edges), half for the positions the bounded search remembers
+/// (about 95 bytes each). Measured with the release build: the 2.64 M positions of the 3 kings
+/// against 2 puzzle peak at 440 MB; 4.77 M remembered positions at 444 MB.
+#[must_use]
+pub fn limits_for_memory(max_bytes: u64) -> OracleLimits {
+    let half = usize::try_from(max_bytes / 2).unwrap_or(usize::MAX);
+    let defaults = OracleLimits::default();
+    let node_budget = (half / 95).max(1) as u64;
+    OracleLimits {
+        max_positions: (half / 170).max(1),
+        node_budget,
+        quick_budget: defaults.quick_budget.min(node_budget),
+        ..defaults
     }
 }
 
@@ -231,25 +283,78 @@ fn first_illegal(puzzle: &Position, states: &[Position]) -> Option<(usize, StepF
     None
 }
 
-/// Exact analysis of a legal, finished line.
-fn optimality(states: &[Position]) -> Optimality {
-    let mut oracle = Oracle::default();
+/// Exact analysis of a legal, finished line within `limits`. States are numbered from 1 (the
+/// puzzle) in every message, as in the rest of the verdict.
+#[must_use]
+pub fn analyse(states: &[Position], limits: OracleLimits) -> Optimality {
+    let mut oracle = Oracle::new(limits);
     match check_line(states, &mut oracle) {
         Ok(report) => match (report.fault, report.root_value) {
             (None, Some(v)) => Optimality::Optimal(v),
             (Some(f), _) => match f.kind {
-                FaultKind::Suboptimal { .. } => Optimality::Suboptimal(f.index + 1, f.to_string()),
-                _ => Optimality::Unproven(f.to_string()),
+                FaultKind::Suboptimal { best, played } => {
+                    Optimality::Suboptimal(f.index + 1, suboptimal_text(f.index, best, played))
+                }
+                _ => Optimality::Unproven(format!(
+                    "the analysis disagrees with the move check at state {} ({})",
+                    f.index + 1,
+                    fault_name(&f.kind)
+                )),
             },
             (None, None) => Optimality::NotChecked,
         },
+        Err(AnalysisError::Undecided { max_plies, .. }) => Optimality::Unproven(format!(
+            "too large to prove exactly: the puzzle's value is not decided (no full analysis fits \
+             the memory budget, and no forced end within {})",
+            plural(max_plies, "ply", "plies")
+        )),
         Err(
             e @ (AnalysisError::TooLarge { .. }
             | AnalysisError::BudgetExhausted { .. }
-            | AnalysisError::Undecided { .. }
             | AnalysisError::BoundTooDeep { .. }),
         ) => Optimality::Unproven(format!("too large to prove exactly ({e})")),
         Err(e) => Optimality::Unproven(e.to_string()),
+    }
+}
+
+/// The message of a suboptimal move into the state of 0-based `index`.
+fn suboptimal_text(index: usize, best: Value, played: Option<Value>) -> String {
+    let played = played.map_or_else(
+        || "something worse".to_string(),
+        |v| format!("a {}", value_text(v)),
+    );
+    format!(
+        "the move from state {} to state {} is not optimal: the side to move had a {}, the \
+         move played gives {played}",
+        index,
+        index + 1,
+        value_text(best)
+    )
+}
+
+/// A value in words: "win in 1 ply", "loss in 4 plies", "draw".
+#[must_use]
+pub fn value_text(value: Value) -> String {
+    match value {
+        Value::Win(n) => format!("win in {}", plural(n, "ply", "plies")),
+        Value::Loss(n) => format!("loss in {}", plural(n, "ply", "plies")),
+        Value::Draw => "draw".to_string(),
+    }
+}
+
+/// `n` and the noun, singular for 1.
+fn plural(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// A short name of a fault, for the message of a disagreement that should not happen.
+fn fault_name(kind: &FaultKind) -> &'static str {
+    match kind {
+        FaultKind::Empty => "no state",
+        FaultKind::Illegal => "illegal move",
+        FaultKind::AfterEnd => "move after the end",
+        FaultKind::Suboptimal { .. } => "suboptimal move",
+        FaultKind::NotOver { .. } => "game not over",
     }
 }
 
@@ -271,9 +376,10 @@ impl fmt::Display for Verification {
         match &self.optimality {
             Optimality::Optimal(v) => writeln!(
                 f,
-                "optimal:  yes, every move keeps the exact value (red: {v})"
+                "optimal:  yes, every move keeps the exact value (red: {})",
+                value_text(*v)
             )?,
-            Optimality::Suboptimal(n, why) => writeln!(f, "optimal:  no, at state {n}: {why}")?,
+            Optimality::Suboptimal(_, why) => writeln!(f, "optimal:  no: {why}")?,
             Optimality::Unproven(why) => writeln!(f, "optimal:  not proven: {why}")?,
             Optimality::NotChecked => writeln!(
                 f,

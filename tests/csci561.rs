@@ -371,3 +371,33 @@ fn an_agent_ahead_avoids_the_third_repetition_it_kept_in_playdata() {
     let written = std::fs::read_to_string(dir.path().join("output.txt")).unwrap();
     assert_eq!(parse_output(&written, &current), Ok(draw_move), "{written}");
 }
+
+#[test]
+fn host_single_times_one_move_and_refuses_bad_times() {
+    let ours = format!("{BIN} agent");
+    let out = host_cmd(&["--black", &ours, "--white", &ours, "--single", "0.05"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        stdout.contains("SINGLE BLACK with 0.05 s: legal E "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("SINGLE WHITE with 0.05 s: legal E "),
+        "{stdout}"
+    );
+    let late = host_cmd(&[
+        "--black",
+        "while :; do :; done",
+        "--white",
+        &ours,
+        "--single",
+        "0.05",
+    ]);
+    assert_eq!(late.status.code(), Some(1), "{late:?}");
+    assert!(String::from_utf8_lossy(&late.stdout).contains("LOST: out of time"));
+    for bad in ["0", "-1", "nan"] {
+        let out = host_cmd(&["--black", "true", "--white", "true", "--time", bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {out:?}");
+    }
+}

@@ -13,8 +13,8 @@
 //!   atomically writing files.
 //! - [`play`]: playing whole games under a clock: the player interface, games with their draw
 //!   rules, the playing engine and the built-in opponents.
-//! - [`protocols`]: the assignments' protocols on top of the player (CSCI561's `input.txt` and
-//!   `output.txt` agent).
+//! - [`protocols`]: the assignments' front ends on top of the player (CSCI561's `input.txt` and
+//!   `output.txt` agent, the HackerRank bot).
 //! - [`tools`]: what the command-line front end offers on top: checking a solution
 //!   ([`tools::verify`]) and benchmarking ([`tools::bench`]).
 #![forbid(unsafe_code)]

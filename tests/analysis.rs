@@ -379,7 +379,7 @@ fn prover_agrees_with_the_full_analysis_on_whole_small_graphs() {
         let table = solve_reachable(&root, 100_000).expect(name);
         let mut seen = 0;
         for (pos, value) in table.iter() {
-            assert_prover_agrees(&mut prover, pos, value, 17);
+            assert_prover_agrees(&mut prover, &pos, value, 17);
             seen += 1;
         }
         assert_eq!(seen, table.len(), "{name}");

@@ -1,6 +1,6 @@
 //! Certification of the shipped expected solutions without the search: the independent
-//! analyser (`checkers::analysis`, retrograde analysis or exhaustive bounded proof) computes the
-//! exact value of every position, and each expected line must be valid, optimal move by move, and
+//! analyser (`checkers::analysis`, retrograde analysis or exhaustive bounded proof, with its own
+//! move generator rather than the engine's) computes the exact value of every position, and each expected line must be valid, optimal move by move, and
 //! exactly the canonical optimal line (ties broken by the smallest move in canonical order).
 
 use std::fs;

@@ -32,7 +32,7 @@ fn agrees_everywhere(rows: &str) -> usize {
     let table = solve_reachable(&root, 2_000_000).expect("small enough to enumerate");
     let mut compared = 0;
     for (pos, value) in table.iter() {
-        assert_eq!(db_value(&db, pos), value, "position {pos:?}");
+        assert_eq!(db_value(&db, &pos), value, "position {pos:?}");
         compared += 1;
     }
     compared

@@ -2,16 +2,17 @@
 
 use std::fmt;
 
+use rustc_hash::FxHashMap;
+
+use super::rules::{Board, Move};
 use super::{AnalysisError, Oracle, Value};
-use crate::rules::game::{GameRecord, Outcome};
-use crate::rules::movegen::legal_moves;
-use crate::rules::moves::MoveList;
 use crate::rules::position::Position;
 
 /// The canonical optimal line from `root`: at each position play the move whose child gives the
-/// best [`Value`] for the mover; among equally good moves take the smallest [`crate::Move`] by
-/// `Ord`. The line ends when the side to move has no legal move; `states[0]` is `root`, and a
-/// root of value `Win(n)` or `Loss(n)` gives `n + 1` states.
+/// best [`Value`] for the mover; among equally good moves take the smallest analyser
+/// [`Move`] (origin cell, then destination, then captured set). The line ends when the side to
+/// move has no legal move; `states[0]` is `root`, and a root of value `Win(n)` or `Loss(n)` gives
+/// `n + 1` states.
 ///
 /// The best child is the first one, in move order, whose value seen from the parent equals the
 /// parent's value (the parent's value is by definition the best over its children), so the
@@ -22,41 +23,61 @@ use crate::rules::position::Position;
 /// played by the solver, not here. An undecided root gives [`AnalysisError::Undecided`], and the
 /// oracle's own errors are passed on.
 pub fn optimal_line(root: &Position, oracle: &mut Oracle) -> Result<Vec<Position>, AnalysisError> {
-    let mut value = decided(oracle, root, "the root")?;
+    let root = Board::from_position(root);
+    let mut value = decided(oracle, &root, "the root")?;
     if value == Value::Draw {
         return Err(AnalysisError::Drawn);
     }
-    let mut line = vec![*root];
-    let mut pos = *root;
+    let mut line = vec![root];
+    let mut board = root;
     // Every step lowers the distance by one, so this ends after `n` steps.
     while value != Value::Loss(0) {
-        let (child, child_value) = best_child(&pos, value, oracle)?;
+        let (_, child, child_value) = best_move(&board, value, oracle)?;
         line.push(child);
-        pos = child;
+        board = child;
         value = child_value;
     }
-    if !legal_moves(&pos).is_empty() {
+    if board.has_moves() {
         return Err(AnalysisError::Inconsistent(format!(
             "a position of value {} still has legal moves",
             Value::Loss(0)
         )));
     }
-    Ok(line)
+    Ok(line.iter().map(Board::to_position).collect())
 }
 
-/// The first child of `pos`, in move order, that keeps the value `value` (a win or a loss), with
-/// its own value.
-fn best_child(
-    pos: &Position,
+/// The canonical optimal move of `pos`: among the moves that keep its exact value (the fastest
+/// win, the draw, or the slowest loss), the smallest in canonical [`Move`] order. `None` when the
+/// side to move has no legal move.
+///
+/// # Errors
+/// [`AnalysisError::Undecided`] when the value of `pos`, or of a drawn position's children, is not
+/// decided within the oracle's limits, and the oracle's own errors.
+pub fn canonical_move(pos: &Position, oracle: &mut Oracle) -> Result<Option<Move>, AnalysisError> {
+    let board = Board::from_position(pos);
+    let value = decided(oracle, &board, "the position")?;
+    if !board.has_moves() {
+        return Ok(None);
+    }
+    let (mv, _, _) = best_move(&board, value, oracle)?;
+    Ok(Some(mv))
+}
+
+/// The first move of `board`, in canonical order, that keeps the value `value`, with the child it
+/// leads to and the child's own value.
+fn best_move(
+    board: &Board,
     value: Value,
     oracle: &mut Oracle,
-) -> Result<(Position, Value), AnalysisError> {
-    let remaining = value.plies().unwrap_or(0).saturating_sub(1);
-    for mv in sorted_moves(pos) {
-        let child = pos.play(mv);
-        if let Some(child_value) = oracle.value_within(&child, remaining)? {
+) -> Result<(Move, Board, Value), AnalysisError> {
+    // A child that keeps a win or a loss ends one ply sooner; a draw's children have no bound.
+    let remaining = value
+        .plies()
+        .map_or(oracle.limits().max_plies, |n| n.saturating_sub(1));
+    for (mv, child) in board.moves() {
+        if let Some(child_value) = oracle.board_value_within(&child, remaining)? {
             if Value::from_child(child_value) == value {
-                return Ok((child, child_value));
+                return Ok((mv, child, child_value));
             }
         }
     }
@@ -65,19 +86,14 @@ fn best_child(
     )))
 }
 
-/// The legal moves of `pos` in canonical order.
-fn sorted_moves(pos: &Position) -> MoveList {
-    let mut moves = legal_moves(pos);
-    moves.sort_unstable();
-    moves
-}
-
-/// The oracle's value of `pos`, or [`AnalysisError::Undecided`] naming it as `what`.
-fn decided(oracle: &mut Oracle, pos: &Position, what: &str) -> Result<Value, AnalysisError> {
-    oracle.value(pos)?.ok_or_else(|| AnalysisError::Undecided {
-        what: what.to_string(),
-        max_plies: oracle.limits().max_plies,
-    })
+/// The oracle's value of `board`, or [`AnalysisError::Undecided`] naming it as `what`.
+fn decided(oracle: &mut Oracle, board: &Board, what: &str) -> Result<Value, AnalysisError> {
+    oracle
+        .board_value_within(board, oracle.limits().max_plies)?
+        .ok_or_else(|| AnalysisError::Undecided {
+            what: what.to_string(),
+            max_plies: oracle.limits().max_plies,
+        })
 }
 
 /// What is wrong with a line at one state.
@@ -168,13 +184,15 @@ impl LineReport {
 /// equals the best value the mover had), and the game is over at the last state and not before.
 ///
 /// The game is over when the side to move has no legal move or, in a drawn game, when a position
-/// occurs for the third time. Returns the first fault found.
+/// occurs for the third time. Legality and the end of the game are judged by the analyser's own
+/// move generator. Returns the first fault found.
 ///
 /// # Errors
 /// Only when a value could not be decided: [`AnalysisError::Undecided`] for the first state, or
 /// the oracle's own errors. A faulty line is a report, not an error.
 pub fn check_line(states: &[Position], oracle: &mut Oracle) -> Result<LineReport, AnalysisError> {
-    let Some(root) = states.first() else {
+    let boards: Vec<Board> = states.iter().map(Board::from_position).collect();
+    let Some(root) = boards.first() else {
         let fault = Fault {
             index: 0,
             kind: FaultKind::Empty,
@@ -185,34 +203,52 @@ pub fn check_line(states: &[Position], oracle: &mut Oracle) -> Result<LineReport
         });
     };
     let root_value = decided(oracle, root, "state 0")?;
-    let fault = first_fault(states, root_value, oracle)?;
+    let fault = first_fault(&boards, root_value, oracle)?;
     Ok(LineReport {
         root_value: Some(root_value),
         fault,
     })
 }
 
+/// The positions of a game so far, counted for the repetition rule.
+struct Occurrences(FxHashMap<Board, u32>);
+
+impl Occurrences {
+    /// Counts one more occurrence of `board`.
+    fn add(&mut self, board: Board) {
+        *self.0.entry(board).or_insert(0) += 1;
+    }
+
+    /// Whether the game is over at `board`, the last position played: the side to move has no
+    /// legal move, or the position has occurred for the third time.
+    fn game_over_at(&self, board: &Board) -> bool {
+        !board.has_moves() || self.0.get(board).copied().unwrap_or(0) >= 3
+    }
+}
+
 /// The walk behind [`check_line`], given the value of the first state.
 fn first_fault(
-    states: &[Position],
+    states: &[Board],
     root_value: Value,
     oracle: &mut Oracle,
 ) -> Result<Option<Fault>, AnalysisError> {
     let fault = |index, kind| Ok(Some(Fault { index, kind }));
-    let mut game = GameRecord::new(states[0], false);
+    let mut seen = Occurrences(FxHashMap::default());
+    seen.add(states[0]);
     let mut value = root_value;
-    for (index, &next) in states.iter().enumerate().skip(1) {
-        if game.outcome().is_some() {
+    for (index, pair) in states.windows(2).enumerate() {
+        let (prev, next) = (&pair[0], pair[1]);
+        let index = index + 1;
+        if seen.game_over_at(prev) {
             return fault(index, FaultKind::AfterEnd);
         }
-        let prev = game.current();
-        if !legal_moves(&prev).iter().any(|&mv| prev.play(mv) == next) {
+        if !prev.successors().contains(&next) {
             return fault(index, FaultKind::Illegal);
         }
         let bound = value
             .plies()
             .map_or(oracle.limits().max_plies, |n| n.saturating_sub(1));
-        value = match oracle.value_within(&next, bound)? {
+        value = match oracle.board_value_within(&next, bound)? {
             Some(child) if Value::from_child(child) == value => child,
             other => {
                 let played = other.map(Value::from_child);
@@ -225,10 +261,12 @@ fn first_fault(
                 );
             }
         };
-        game.push(next);
+        seen.add(next);
     }
-    match game.outcome() {
-        Some(Outcome::Win(_) | Outcome::DrawByRepetition) => Ok(None),
-        _ => fault(states.len() - 1, FaultKind::NotOver { value }),
+    let last = states.len() - 1;
+    if seen.game_over_at(&states[last]) {
+        Ok(None)
+    } else {
+        fault(last, FaultKind::NotOver { value })
     }
 }

@@ -1,17 +1,22 @@
-//! An independent exact solver, used to certify solutions: move generation plus exhaustive
-//! graph analysis, and nothing else.
+//! An independent exact solver, used to certify solutions: its own move generation plus
+//! exhaustive graph analysis, and nothing else.
 //!
-//! No alpha-beta, no evaluation function, no transposition-table tricks: the point of this module
-//! is to be obviously correct, so that it can check the output of the fast solver.
+//! No alpha-beta, no evaluation function, no transposition-table tricks, and none of the engine's
+//! rules code: the point of this module is to be obviously correct, so that it can check the
+//! output of the fast solver. It shares only the engine's [`Position`](crate::Position) type at
+//! its boundary, read cell by cell into a board of its own (design.md, "What the certificate is
+//! independent of").
 //!
+//! - [`rules`]: the analyser's own board and move generator, written from RULES.md alone.
 //! - [`Value`]: the exact value of a position, in plies to the end of the game.
 //! - [`solve_reachable`]: retrograde analysis of the whole reachable graph (exact, including
 //!   draws), for positions with a small enough reachable set (king endgames).
 //! - [`BoundedProver`]: exhaustive AND/OR search to a bounded depth (exact for short wins), for
 //!   positions with men whose reachable set is too large.
 //! - [`Oracle`]: the two combined behind one question, "what is this position worth?".
-//! - [`optimal_line`] and [`check_line`]: the canonical optimal line from a puzzle, and the
-//!   check of a given line move by move.
+//! - [`optimal_line`], [`canonical_move`] and [`check_line`]: the canonical optimal line from a
+//!   puzzle, the canonical optimal move of one position, and the check of a given line move by
+//!   move.
 //!
 //! The repetition rule is ignored throughout: see [`Value`] for why it never changes a value.
 
@@ -19,11 +24,12 @@ mod line;
 mod oracle;
 mod prover;
 mod retrograde;
+pub mod rules;
 mod value;
 
 use thiserror::Error;
 
-pub use line::{check_line, optimal_line, Fault, FaultKind, LineReport};
+pub use line::{canonical_move, check_line, optimal_line, Fault, FaultKind, LineReport};
 pub use oracle::{Oracle, OracleLimits, DEFAULT_QUICK_BUDGET};
 pub use prover::{BoundedProver, DEFAULT_MAX_PLIES, DEFAULT_NODE_BUDGET, MAX_PROVER_PLIES};
 pub use retrograde::{solve_reachable, Table, DEFAULT_MAX_POSITIONS};
@@ -81,7 +87,7 @@ pub enum AnalysisError {
     /// An optimal line was asked for a drawn position; draw lines are played by the solver.
     #[error("the position is a draw: there is no forced end to play out")]
     Drawn,
-    /// The values found contradict each other; a bug in this module or in move generation.
+    /// The values found contradict each other; a bug in this module or in its move generation.
     #[error("inconsistent analysis: {0}")]
     Inconsistent(String),
 }

@@ -12,9 +12,9 @@
 //! 4. the bounded search again with the full budget, keeping what step 2 learnt.
 
 use super::prover::{BoundedProver, DEFAULT_MAX_PLIES, DEFAULT_NODE_BUDGET};
-use super::retrograde::{solve_reachable, Table, DEFAULT_MAX_POSITIONS};
+use super::retrograde::{solve_reachable_board, Table, DEFAULT_MAX_POSITIONS};
+use super::rules::Board;
 use super::{AnalysisError, Value};
-use crate::rules::piece::Color;
 use crate::rules::position::Position;
 
 /// Default node budget of the first, quick bounded search of [`Oracle`].
@@ -56,15 +56,13 @@ struct Material {
 }
 
 impl Material {
-    fn of(pos: &Position) -> Material {
-        let kings = pos.kings();
-        let red = pos.pieces(Color::Red);
-        let black = pos.pieces(Color::Black);
+    fn of(board: &Board) -> Material {
+        let (red_men, red_kings, black_men, black_kings) = board.material();
         Material {
-            red_men: (red & !kings).count(),
-            red_kings: (red & kings).count(),
-            black_men: (black & !kings).count(),
-            black_kings: (black & kings).count(),
+            red_men,
+            red_kings,
+            black_men,
+            black_kings,
         }
     }
 }
@@ -133,6 +131,18 @@ impl Oracle {
         pos: &Position,
         max_plies: u32,
     ) -> Result<Option<Value>, AnalysisError> {
+        self.board_value_within(&Board::from_position(pos), max_plies)
+    }
+
+    /// [`Oracle::value_within`] of the analyser's own board.
+    ///
+    /// # Errors
+    /// As [`Oracle::value`].
+    pub fn board_value_within(
+        &mut self,
+        pos: &Board,
+        max_plies: u32,
+    ) -> Result<Option<Value>, AnalysisError> {
         if let Some(v) = self.known(pos) {
             return Ok(Some(v));
         }
@@ -145,7 +155,7 @@ impl Oracle {
             Err(e) => return Err(e),
         }
         if let Some(table) = self.full_analysis(pos)? {
-            return Ok(table.value(pos));
+            return Ok(table.board_value(pos));
         }
         match quick {
             // The search finished: no game within the bound, and no table to say more.
@@ -155,29 +165,29 @@ impl Oracle {
     }
 
     /// The value of `pos` from a table already built, if any holds it.
-    fn known(&self, pos: &Position) -> Option<Value> {
-        self.tables.iter().find_map(|t| t.value(pos))
+    fn known(&self, pos: &Board) -> Option<Value> {
+        self.tables.iter().find_map(|t| t.board_value(pos))
     }
 
     /// A bounded search of `bound` plies expanding at most `budget` positions.
     fn search(
         &mut self,
-        pos: &Position,
+        pos: &Board,
         bound: u32,
         budget: u64,
     ) -> Result<Option<Value>, AnalysisError> {
         self.prover.set_node_budget(budget);
-        self.prover.value(pos, bound)
+        self.prover.board_value(pos, bound)
     }
 
     /// The table of everything reachable from `pos`, built and kept, or `None` when it does not
     /// fit (or did not fit before for the same material).
-    fn full_analysis(&mut self, pos: &Position) -> Result<Option<&Table>, AnalysisError> {
+    fn full_analysis(&mut self, pos: &Board) -> Result<Option<&Table>, AnalysisError> {
         let material = Material::of(pos);
         if self.too_large.contains(&material) {
             return Ok(None);
         }
-        match solve_reachable(pos, self.limits.max_positions) {
+        match solve_reachable_board(*pos, self.limits.max_positions) {
             Ok(table) => {
                 self.tables.push(table);
                 Ok(self.tables.last())

@@ -12,8 +12,8 @@
 
 use rustc_hash::FxHashMap;
 
+use super::rules::Board;
 use super::{AnalysisError, Value};
-use crate::rules::movegen::legal_moves;
 use crate::rules::position::Position;
 
 /// Default bound on the length of the games the prover looks for.
@@ -86,7 +86,7 @@ enum Question {
 /// one prover can answer many questions and later ones reuse the work of earlier ones.
 #[derive(Debug)]
 pub struct BoundedProver {
-    memo: FxHashMap<Position, Facts>,
+    memo: FxHashMap<Board, Facts>,
     budget: u64,
     expanded: u64,
 }
@@ -117,6 +117,18 @@ impl BoundedProver {
     pub fn value(
         &mut self,
         pos: &Position,
+        max_plies: u32,
+    ) -> Result<Option<Value>, AnalysisError> {
+        self.board_value(&Board::from_position(pos), max_plies)
+    }
+
+    /// [`BoundedProver::value`] of the analyser's own board.
+    ///
+    /// # Errors
+    /// As [`BoundedProver::value`].
+    pub fn board_value(
+        &mut self,
+        pos: &Board,
         max_plies: u32,
     ) -> Result<Option<Value>, AnalysisError> {
         if max_plies > MAX_PROVER_PLIES {
@@ -163,7 +175,7 @@ impl BoundedProver {
     }
 
     /// Can the side to move force a win within `n` plies?
-    fn wins_within(&mut self, pos: &Position, n: u32) -> Result<bool, AnalysisError> {
+    fn wins_within(&mut self, pos: &Board, n: u32) -> Result<bool, AnalysisError> {
         if n == 0 {
             return Ok(false);
         }
@@ -172,8 +184,8 @@ impl BoundedProver {
         }
         self.expand()?;
         let mut yes = false;
-        for mv in legal_moves(pos) {
-            if self.loses_within(&pos.play(mv), n - 1)? {
+        for child in pos.successors() {
+            if self.loses_within(&child, n - 1)? {
                 yes = true;
                 break;
             }
@@ -183,21 +195,21 @@ impl BoundedProver {
     }
 
     /// Must the side to move lose within `n` plies, whatever it plays?
-    fn loses_within(&mut self, pos: &Position, n: u32) -> Result<bool, AnalysisError> {
+    fn loses_within(&mut self, pos: &Board, n: u32) -> Result<bool, AnalysisError> {
         if let Some(yes) = self.recall(pos, Question::Loss, n) {
             return Ok(yes);
         }
         self.expand()?;
-        let moves = legal_moves(pos);
-        let yes = if moves.is_empty() {
+        let children = pos.successors();
+        let yes = if children.is_empty() {
             true
         } else if n < 2 {
             // With a move left, the game lasts at least two more plies.
             false
         } else {
             let mut every = true;
-            for &mv in &moves {
-                if !self.wins_within(&pos.play(mv), n - 1)? {
+            for child in &children {
+                if !self.wins_within(child, n - 1)? {
                     every = false;
                     break;
                 }
@@ -209,7 +221,7 @@ impl BoundedProver {
     }
 
     /// The remembered answer to `question` for `pos` within `n` plies, if any.
-    fn recall(&self, pos: &Position, question: Question, n: u32) -> Option<bool> {
+    fn recall(&self, pos: &Board, question: Question, n: u32) -> Option<bool> {
         let facts = self.memo.get(pos)?;
         match question {
             Question::Win => facts.win.answer(n),
@@ -218,7 +230,7 @@ impl BoundedProver {
     }
 
     /// Stores the answer to `question` for `pos` within `n` plies.
-    fn remember(&mut self, pos: &Position, question: Question, n: u32, yes: bool) {
+    fn remember(&mut self, pos: &Board, question: Question, n: u32, yes: bool) {
         let facts = self.memo.entry(*pos).or_insert(Facts {
             win: Known::NOTHING,
             loss: Known::NOTHING,

@@ -1,8 +1,9 @@
 //! Retrograde analysis: exact values for every position reachable from a root.
 //!
 //! Two plain passes over an explicit graph, nothing else:
-//! 1. forward: enumerate every reachable position with [`legal_moves`], numbering each distinct
-//!    position once and recording its successors;
+//! 1. forward: enumerate every reachable position with the analyser's own move generator
+//!    ([`Board::successors`]), numbering each distinct position once and recording its
+//!    successors;
 //! 2. backward: start from the positions with no legal move (lost for the side to move) and
 //!    propagate values to predecessors in order of increasing distance, with a counter of
 //!    not-yet-lost successors per position.
@@ -13,8 +14,8 @@ use std::collections::hash_map::Entry;
 
 use rustc_hash::FxHashMap;
 
+use super::rules::Board;
 use super::{AnalysisError, Value};
-use crate::rules::movegen::legal_moves;
 use crate::rules::position::Position;
 
 /// Largest number of positions [`solve_reachable`] accepts by default: a few million positions
@@ -24,7 +25,7 @@ pub const DEFAULT_MAX_POSITIONS: usize = 4_000_000;
 /// Exact values of every position reachable from one root, built by [`solve_reachable`].
 #[derive(Debug, Clone)]
 pub struct Table {
-    index: FxHashMap<Position, u32>,
+    index: FxHashMap<Board, u32>,
     values: Vec<Value>,
 }
 
@@ -33,7 +34,13 @@ impl Table {
     /// the root this table was built for.
     #[must_use]
     pub fn value(&self, pos: &Position) -> Option<Value> {
-        let &i = self.index.get(pos)?;
+        self.board_value(&Board::from_position(pos))
+    }
+
+    /// The exact value of `board`, as [`Table::value`].
+    #[must_use]
+    pub fn board_value(&self, board: &Board) -> Option<Value> {
+        let &i = self.index.get(board)?;
         self.values.get(i as usize).copied()
     }
 
@@ -44,10 +51,10 @@ impl Table {
     }
 
     /// Every position in the table with its value, in no particular order.
-    pub fn iter(&self) -> impl Iterator<Item = (&Position, Value)> + '_ {
+    pub fn iter(&self) -> impl Iterator<Item = (Position, Value)> + '_ {
         self.index
             .iter()
-            .filter_map(|(pos, &i)| Some((pos, *self.values.get(i as usize)?)))
+            .filter_map(|(board, &i)| Some((board.to_position(), *self.values.get(i as usize)?)))
     }
 
     /// Whether the table holds no position (never true for a table built from a root).
@@ -59,7 +66,7 @@ impl Table {
 
 /// The reachable game graph: positions numbered in discovery order, successors as index lists.
 struct Graph {
-    index: FxHashMap<Position, u32>,
+    index: FxHashMap<Board, u32>,
     /// Successors of position `i` are `succ[first[i]..first[i + 1]]`.
     first: Vec<usize>,
     succ: Vec<u32>,
@@ -76,13 +83,21 @@ impl Graph {
 }
 
 /// Retrograde analysis of every position reachable from `root` (forward enumeration with
-/// [`legal_moves`], then backward propagation from terminal positions with successor counters).
+/// [`Board::successors`], then backward propagation from terminal positions with successor counters).
 ///
 /// # Errors
 /// [`AnalysisError::TooLarge`] as soon as more than `max_positions` positions are reachable
 /// (checked during the enumeration, so a graph that does not fit costs at most that much work),
 /// so the caller can fall back to a bounded search.
 pub fn solve_reachable(root: &Position, max_positions: usize) -> Result<Table, AnalysisError> {
+    solve_reachable_board(Board::from_position(root), max_positions)
+}
+
+/// [`solve_reachable`] from the analyser's own board.
+pub(super) fn solve_reachable_board(
+    root: Board,
+    max_positions: usize,
+) -> Result<Table, AnalysisError> {
     let graph = enumerate(root, max_positions)?;
     let values = propagate(&graph);
     Ok(Table {
@@ -95,7 +110,7 @@ pub fn solve_reachable(root: &Position, max_positions: usize) -> Result<Table, A
 ///
 /// `states` doubles as the queue: position `i` is expanded when the loop reaches it, so when the
 /// loop ends every position has been expanded exactly once.
-fn enumerate(root: &Position, max_positions: usize) -> Result<Graph, AnalysisError> {
+fn enumerate(root: Board, max_positions: usize) -> Result<Graph, AnalysisError> {
     let too_large = AnalysisError::TooLarge {
         limit: max_positions,
     };
@@ -103,14 +118,13 @@ fn enumerate(root: &Position, max_positions: usize) -> Result<Graph, AnalysisErr
         return Err(too_large);
     }
     let mut index = FxHashMap::default();
-    let mut states = vec![*root];
-    index.insert(*root, 0u32);
+    let mut states = vec![root];
+    index.insert(root, 0u32);
     let mut first = vec![0usize];
     let mut succ = Vec::new();
     let mut next = 0;
-    while let Some(&pos) = states.get(next) {
-        for mv in legal_moves(&pos) {
-            let child = pos.play(mv);
+    while let Some(&board) = states.get(next) {
+        for child in board.successors() {
             let id = match index.entry(child) {
                 Entry::Occupied(known) => *known.get(),
                 Entry::Vacant(new) => {

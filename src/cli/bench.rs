@@ -34,6 +34,26 @@ pub struct BenchArgs {
     #[arg(long)]
     pub json: bool,
 
+    /// Bench this many seeded random boards instead of puzzle files (one to eight pieces a
+    /// side, kings and men mixed, red to move), written first to `--boards-dir`.
+    #[arg(long, value_name = "N", conflicts_with = "paths",
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub random: Option<u32>,
+
+    /// Seed of the random boards: the same seed gives the same boards.
+    #[arg(long, value_name = "S", default_value_t = 1, requires = "random")]
+    pub seed: u64,
+
+    /// Folder the random boards are written to (created if missing; default: a folder
+    /// `checkers-random-S` in the system's temporary folder).
+    #[arg(long = "boards-dir", value_name = "DIR", requires = "random")]
+    pub boards_dir: Option<PathBuf>,
+
+    /// Only write the random boards (for other tools, e.g. scripts/bench-random.sh), and
+    /// solve nothing.
+    #[arg(long = "boards-only", requires = "random")]
+    pub boards_only: bool,
+
     #[command(flatten)]
     pub engine: EngineArgs,
 }
@@ -45,11 +65,40 @@ struct Report<'a> {
     skipped: &'a [Skipped],
 }
 
+/// The random boards asked for, written to their folder: their paths.
+fn random_puzzles(args: &BenchArgs, count: u32) -> Result<Vec<PathBuf>> {
+    let dir = args
+        .boards_dir
+        .clone()
+        .unwrap_or_else(|| std::env::temp_dir().join(format!("checkers-random-{}", args.seed)));
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+    let paths = checkers::tools::random_boards::write_boards(&dir, count as usize, args.seed)?;
+    output::eprintln(&format!(
+        "checkers: {count} random boards of seed {} in {}",
+        args.seed,
+        dir.display()
+    ))?;
+    Ok(paths)
+}
+
 /// Runs the benchmark.
 pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     use std::io::IsTerminal;
 
-    let selection = bench::collect_puzzles(&args.paths)?;
+    let selection = match args.random {
+        Some(count) => {
+            let puzzles = random_puzzles(args, count)?;
+            if args.boards_only {
+                return Ok(ExitCode::SUCCESS);
+            }
+            bench::Selection {
+                puzzles,
+                skipped: Vec::new(),
+            }
+        }
+        None => bench::collect_puzzles(&args.paths)?,
+    };
     if selection.puzzles.is_empty() {
         let mut message = format!(
             "no puzzle to benchmark in {}",

@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 
 mod agent;
 mod bench;
+mod hackerrank;
 #[cfg(unix)]
 mod host;
 mod memory;
@@ -18,6 +19,7 @@ mod verify;
 
 use agent::{AgentArgs, CalibrateArgs};
 use bench::BenchArgs;
+use hackerrank::HackerRankArgs;
 #[cfg(unix)]
 use host::HostArgs;
 use perft::PerftArgs;
@@ -90,6 +92,13 @@ pub enum Command {
     /// on a terminal), an SVG diagram (--svg), or an offline HTML page stepping through the game
     /// (--html).
     Show(ShowArgs),
+    /// The HackerRank bot: reads the player (`b`/`w`), the board size (8) and 8 rows of
+    /// `_ b w B W` on standard input and prints its move: the number of hops, then `row col`
+    /// of the start and of every landing cell (0-based from the top-left). A man crowned during a
+    /// capture jumps on as a king when it can.
+    ///
+    /// Exit codes: 0 a move printed; 1 no legal move; 2 unusable input (the line is named).
+    Hackerrank(HackerRankArgs),
 }
 
 impl Cli {
@@ -104,6 +113,7 @@ impl Cli {
             #[cfg(unix)]
             Some(Command::Host(args)) => host::run(&args),
             Some(Command::Show(args)) => show::run(&args),
+            Some(Command::Hackerrank(args)) => hackerrank::run(&args),
             None => solve::run(&self.solve),
         }
     }

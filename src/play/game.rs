@@ -7,7 +7,7 @@ use rustc_hash::FxHashMap;
 use thiserror::Error;
 
 use crate::rules::draw::DrawRule;
-use crate::rules::movegen;
+use crate::rules::movegen::{self, CrowningRule};
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::piece::Color;
 use crate::rules::position::Position;
@@ -72,6 +72,8 @@ pub enum GameError {
 #[derive(Clone, Debug)]
 pub struct Game {
     rule: DrawRule,
+    /// Whether a man crowned during a capture jumps on (HackerRank) or stops (the default).
+    crowning: CrowningRule,
     positions: Vec<Position>,
     moves: Vec<Move>,
     /// Quiet plies before the current position, one entry per position.
@@ -95,6 +97,7 @@ impl Game {
         seen.insert(rule.repetition_key(&start), 1);
         Game {
             rule,
+            crowning: CrowningRule::default(),
             positions: vec![start],
             moves: Vec::new(),
             quiet: vec![quiet_plies],
@@ -121,6 +124,21 @@ impl Game {
     #[must_use]
     pub const fn draw_rule(&self) -> DrawRule {
         self.rule
+    }
+
+    /// The same game played under `crowning` (set it before any move is played: the moves
+    /// already played are not checked again).
+    #[must_use]
+    pub fn with_crowning(mut self, crowning: CrowningRule) -> Game {
+        self.crowning = crowning;
+        self
+    }
+
+    /// The crowning rule the game's moves are generated under ([`CrowningRule::EndsMove`]
+    /// unless [`Game::with_crowning`] said otherwise).
+    #[must_use]
+    pub const fn crowning_rule(&self) -> CrowningRule {
+        self.crowning
     }
 
     /// The position the game started from.
@@ -171,7 +189,7 @@ impl Game {
     /// The legal moves of the current position.
     #[must_use]
     pub fn legal_moves(&self) -> MoveList {
-        movegen::legal_moves(self.current())
+        movegen::legal_moves_with(self.current(), self.crowning)
     }
 
     /// Plays `mv` after checking that the game is not over and that the move is legal.
@@ -180,7 +198,7 @@ impl Game {
             return Err(GameError::Over(end));
         }
         let pos = *self.current();
-        if !movegen::legal_moves(&pos).contains(&mv) {
+        if !movegen::legal_moves_with(&pos, self.crowning).contains(&mv) {
             return Err(GameError::Illegal {
                 ply: self.ply(),
                 mv,
@@ -222,7 +240,7 @@ impl Game {
     #[must_use]
     pub fn outcome(&self) -> Option<GameEnd> {
         let pos = self.current();
-        if movegen::legal_moves(pos).is_empty() {
+        if movegen::legal_moves_with(pos, self.crowning).is_empty() {
             return Some(GameEnd::Win {
                 winner: pos.side_to_move().opponent(),
             });

@@ -9,7 +9,7 @@
 use std::time::Duration;
 
 use crate::rules::draw::DrawRule;
-use crate::rules::movegen;
+use crate::rules::movegen::{self, CrowningRule};
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::position::Position;
 
@@ -108,6 +108,8 @@ pub struct Searcher {
     hard: Option<Duration>,
     node_limit: Option<u64>,
     rule: DrawRule,
+    /// The game's crowning rule, which every node's moves are generated under.
+    crowning: CrowningRule,
     /// Repetition keys of the positions from the last irreversible move of the game up to the
     /// current node, with, for each, how many of the preceding ones it could repeat.
     path: Vec<(u64, u32)>,
@@ -128,6 +130,7 @@ impl Searcher {
             hard: None,
             node_limit: None,
             rule: DrawRule::None,
+            crowning: CrowningRule::EndsMove,
             path: Vec::new(),
         }
     }
@@ -148,7 +151,7 @@ impl Searcher {
         limits: SearchLimits,
     ) -> Option<Thought> {
         let root = *game.current();
-        let moves = movegen::legal_moves(&root);
+        let moves = game.legal_moves();
         let first = *moves.first()?;
         self.prepare(game, clock, budget, limits);
         let mut best = Thought {
@@ -206,6 +209,7 @@ impl Searcher {
         self.hard = budget.hard;
         self.node_limit = limits.nodes;
         self.rule = game.draw_rule();
+        self.crowning = game.crowning_rule();
         self.table.new_search();
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         for row in self.history.iter_mut() {
@@ -269,7 +273,7 @@ impl Searcher {
         beta: i32,
         quiet: u32,
     ) -> (i32, Option<Move>) {
-        let moves = movegen::legal_moves(pos);
+        let moves = movegen::legal_moves_with(pos, self.crowning);
         let tt_move = self.table.probe(pos.hash()).and_then(|e| e.best);
         let mut keys = self.order(&moves, tt_move, 0);
         let mut best: Option<(i32, usize)> = None;
@@ -394,7 +398,7 @@ impl Searcher {
         if self.out_of_time() {
             return 0;
         }
-        let moves = movegen::legal_moves(pos);
+        let moves = movegen::legal_moves_with(pos, self.crowning);
         if moves.is_empty() {
             return -(WIN - ply as i32);
         }
@@ -556,7 +560,7 @@ impl Searcher {
             let Some(i) = self.table.probe(pos.hash()).and_then(|e| e.best) else {
                 break;
             };
-            let moves = movegen::legal_moves(&pos);
+            let moves = movegen::legal_moves_with(&pos, self.crowning);
             let Some(&mv) = moves.get(usize::from(i)) else {
                 break;
             };

@@ -1,9 +1,9 @@
-//! The assignments' protocols: how other programs talk to this one.
+//! Front ends for the assignments' protocols, built on the player in [`crate::play`]: they turn
+//! the protocols' texts into positions and moves, and back.
 //!
 //! - [`csci561`]: USC CSCI561's file protocol (`input.txt` in, `output.txt` out), the agent
 //!   playing it, and what it keeps between moves.
-//!
-//! This layer sits above [`play`](crate::play) and [`formats`](crate::formats): it turns the
-//! protocols' texts into positions and moves, and back.
+//! - [`hackerrank`]: the HackerRank bot (stdin to stdout).
 
 pub mod csci561;
+pub mod hackerrank;

@@ -82,10 +82,10 @@ impl DrawRule {
     }
 }
 
-/// Whether `mv` crowns a man in `pos`.
+/// Whether `mv` crowns a man in `pos` (see [`Position::crowns`]).
 #[must_use]
 pub fn is_crowning(pos: &Position, mv: Move) -> bool {
-    !pos.kings().contains(mv.from()) && Position::crowning_row(pos.side_to_move()).contains(mv.to())
+    pos.crowns(mv)
 }
 
 impl std::fmt::Display for DrawRule {

@@ -7,9 +7,9 @@ use crate::rules::square::Square;
 
 /// A move: where the piece starts, where it ends, and which enemy pieces it takes.
 ///
-/// A jump sequence is stored by its end points and captured set only; that is all that is needed
-/// to play it. The full path, needed only for standard notation, is recovered by
-/// `notation::jump_path`.
+/// A jump sequence is stored by its end points and captured set only (16 bytes in all); that is
+/// all that is needed to play it. The full path, needed only for standard notation, is recovered
+/// by `formats::notation::move_path`.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Move {
     from: Square,
@@ -60,6 +60,9 @@ impl Move {
         )
     }
 }
+
+// Two cells and a captured set: 16 bytes, as the documentation says.
+const _: () = assert!(std::mem::size_of::<Move>() == 16);
 
 /// Moves of one position. Inline storage covers every realistic position without allocating;
 /// pathological puzzles (dozens of kings) spill to the heap instead of failing.

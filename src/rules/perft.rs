@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use crate::rules::movegen::{self, Routes};
+use crate::rules::movegen::{self, CrowningRule, Routes};
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::position::Position;
 
@@ -27,6 +27,22 @@ pub fn perft(pos: &Position, depth: u32, routes: Routes) -> u64 {
             movegen::generate(pos, routes, &mut list);
             list.iter()
                 .map(|&mv| perft(&pos.play(mv), depth - 1, routes))
+                .sum()
+        }
+    }
+}
+
+/// [`perft`] under a crowning rule (for [`CrowningRule::JumpsOn`], HackerRank's rules).
+#[must_use]
+pub fn perft_with(pos: &Position, depth: u32, routes: Routes, crowning: CrowningRule) -> u64 {
+    match depth {
+        0 => 1,
+        1 => movegen::count_moves_with(pos, crowning, routes),
+        _ => {
+            let mut list = MoveList::new();
+            movegen::generate_with(pos, crowning, routes, &mut list);
+            list.iter()
+                .map(|&mv| perft_with(&pos.play(mv), depth - 1, routes, crowning))
                 .sum()
         }
     }

@@ -74,6 +74,10 @@ pub struct Searcher {
     pub(super) endgame_error: Option<BuildError>,
 }
 
+/// Least remaining depth at which children are looked up in the table before searching
+/// (enhanced transposition cutoffs).
+const ETC_DEPTH: i32 = 3;
+
 /// How often (in nodes) the clock is read.
 const CLOCK_INTERVAL: u64 = 1024;
 
@@ -199,6 +203,23 @@ impl Searcher {
                 };
                 if cut {
                     return s;
+                }
+            }
+        }
+
+        // Enhanced transposition cutoff: a child the table already knows to be bad enough for
+        // the opponent refutes this node before any subtree is searched. Far from the leaves
+        // only, where a subtree saved is worth a look-up per move.
+        if self.features.table && depth >= ETC_DEPTH {
+            for &mv in moves.iter() {
+                let child = pos.play(mv);
+                if let Some(e) = self.tt.probe(child.hash()) {
+                    if i32::from(e.depth) >= depth - 1 && e.bound != Bound::Lower {
+                        let s = -e.score.from_node(ply + 1);
+                        if s >= beta {
+                            return s;
+                        }
+                    }
                 }
             }
         }

@@ -34,6 +34,10 @@ pub struct Thought {
 /// itself stops at the deadline.
 const BUILD_NANOS_PER_SLOT: u64 = 250;
 
+/// Margin of the deepening's score (hundredths of a man) beyond which the proof search asks only
+/// for the side ahead's win: a man and a half.
+const PROOF_GUESS_MARGIN: i32 = 150;
+
 impl Searcher {
     /// Chooses a move for the side to move in `pos`, or `None` when it has none (it has lost).
     ///
@@ -110,40 +114,81 @@ impl Searcher {
             thought.no_end_within = thought.depth;
             let budget = limits.proof_nodes.unwrap_or(0);
             if budget > 0 {
-                self.begin_turn(Some(budget));
-                let mut order = moves.to_vec();
-                if let Some(p) = order.iter().position(|&m| m == thought.best) {
-                    order[..=p].rotate_right(1);
-                }
-                match self.prove(pos, &mut order, thought.depth + 1, max_depth) {
-                    Proof::Exact(score) => {
-                        let plies = score.plies_to_end().unwrap_or(0);
-                        // A proven win's first move is the one that proved it; a proven loss
-                        // names no move, so the canonical search below must find it.
-                        let found = score.is_win().then_some(order[0]);
-                        self.begin_turn(Some(budget));
-                        let canonical = self.first_move_reaching(pos, &moves, score, plies);
-                        if let Some(best) = canonical.or(found) {
-                            return Some(Thought {
-                                best,
-                                score: Some(score),
-                                depth: plies,
-                                proven: true,
-                                no_end_within: plies - 1,
-                            });
-                        }
-                        thought.no_end_within = plies - 1;
-                    }
-                    Proof::NoEndWithin(n) => thought.no_end_within = n.max(thought.depth),
+                if let Some(proven) = self.prove_turn(pos, &moves, &mut thought, budget, max_depth)
+                {
+                    return Some(proven);
                 }
             }
         }
         if let (true, Some(score)) = (thought.proven, thought.score) {
-            if let Some(canonical) = self.first_move_reaching(pos, &moves, score, thought.depth) {
-                thought.best = canonical;
+            match self.first_move_reaching(pos, &moves, score, thought.depth) {
+                Some(canonical) => thought.best = canonical,
+                // The budget ran out before the canonical move was confirmed: the move is still
+                // optimal, but may not be the canonical one, so it is not claimed as proven.
+                None => thought.proven = false,
             }
         }
         Some(thought)
+    }
+
+    /// The proof search of a turn the deepening left unproven (`thought`, its result), within
+    /// `budget` nodes: the proven move, or `None` with `thought.no_end_within` raised to the
+    /// bound reached.
+    ///
+    /// When the deepening's score puts one side clearly ahead, half the budget first asks only
+    /// for that side's win (half the searches; see [`prove`](Self::prove)); the rest, or all of
+    /// it otherwise, asks for both kinds of game end, since material can mislead (a sacrifice
+    /// that wins).
+    fn prove_turn(
+        &mut self,
+        pos: &Position,
+        moves: &[Move],
+        thought: &mut Thought,
+        budget: u64,
+        max_depth: u32,
+    ) -> Option<Thought> {
+        let mut order = moves.to_vec();
+        if let Some(p) = order.iter().position(|&m| m == thought.best) {
+            order[..=p].rotate_right(1);
+        }
+        let from = thought.depth + 1;
+        let expect = thought
+            .score
+            .filter(|s| s.0.abs() >= PROOF_GUESS_MARGIN)
+            .map(|s| s.0 > 0);
+        let mut proof = Proof::NoEndWithin(0);
+        let end = self.stats.nodes.saturating_add(budget);
+        if expect.is_some() {
+            self.begin_turn(Some(budget / 2));
+            proof = self.prove(pos, &mut order, from, max_depth, expect);
+        }
+        if !matches!(proof, Proof::Exact(_)) {
+            self.begin_turn(Some(end.saturating_sub(self.stats.nodes)));
+            proof = self.prove(pos, &mut order, from, max_depth, None);
+        }
+        let score = match proof {
+            Proof::Exact(score) => score,
+            Proof::NoEndWithin(n) => {
+                thought.no_end_within = n.max(thought.depth);
+                return None;
+            }
+        };
+        let plies = score.plies_to_end().unwrap_or(0);
+        thought.no_end_within = plies - 1;
+        // A proven win's first move is the one that proved it; a proven loss names no move, so
+        // the canonical search must find it.
+        let found = score.is_win().then_some(order[0]);
+        self.begin_turn(Some(budget));
+        let best = self
+            .first_move_reaching(pos, moves, score, plies)
+            .or(found)?;
+        Some(Thought {
+            best,
+            score: Some(score),
+            depth: plies,
+            proven: true,
+            no_end_within: plies - 1,
+        })
     }
 
     /// The canonical move reaching `known`, the proven value of `pos`, within the turn's nodes
@@ -223,7 +268,7 @@ impl Searcher {
             .is_none_or(|deadline| Instant::now() + needed < deadline)
     }
 
-    /// Iterative deepening over `order` (moves sorted canonically) until a proven result, the
+    /// Iterative deepening over `sorted` (moves sorted canonically) until a proven result, the
     /// depth limit, or the turn's limits; the last completed iteration's result.
     fn deepen(&mut self, pos: &Position, sorted: &[Move], max_depth: u32) -> Option<Thought> {
         let mut done: Option<Thought> = None;

@@ -6,7 +6,6 @@ use std::time::{Duration, Instant};
 use crate::rules::game::{GameRecord, Outcome};
 use crate::rules::position::Position;
 use crate::search::endgame::BuildError;
-use crate::search::eval::MAN;
 use crate::search::{Features, Limits, Score, SearchStats, Searcher};
 
 /// How to play a puzzle.
@@ -106,8 +105,9 @@ pub const DEFAULT_NODES_PER_SECOND: u64 = 1_000_000;
 
 /// Each side's first searched turn may spend this fraction (one in `n`) of the proof budget
 /// left: the first turns prove the puzzle's value, and every later turn then only looks for the
-/// canonical move reaching the known value.
-const FIRST_PROOF_SHARE: u64 = 3;
+/// canonical move reaching the known value. Two first turns that prove nothing (a drawn board)
+/// spend under half of the budget.
+const FIRST_PROOF_SHARE: u64 = 4;
 /// A later unproven turn may spend one in this many of the proof budget left, when a proof looks
 /// in reach (see [`in_reach`]).
 const LATER_PROOF_SHARE: u64 = 8;
@@ -121,11 +121,11 @@ pub fn proof_budget(options: &SolveOptions) -> u64 {
     (options.nodes_per_second as f64 * seconds) as u64
 }
 
-/// Whether a later turn's proof search is worth its nodes: the side's previous turn found a game
-/// end beyond its proof, or one side is at least two men ahead by the evaluation. Balanced
-/// positions (most likely drawn, which no search proves) keep only the deepening's budget.
+/// Whether a later turn's proof search is worth its nodes: the side's previous turn saw a game
+/// end (beyond what it could prove exact). Other positions (drawn ones among them, which no
+/// search proves) keep only the deepening's budget, so that they finish well inside the limit.
 fn in_reach(previous: Option<Score>) -> bool {
-    previous.is_some_and(|s| s.is_game_end() || s.0.abs() >= 2 * MAN)
+    previous.is_some_and(Score::is_game_end)
 }
 
 /// Fraction of the time limit kept in reserve for finishing the game quickly.

@@ -37,6 +37,7 @@ pub struct Entry {
 
 /// Bytes per bucket: two entries of two words.
 const BUCKET_BYTES: usize = 32;
+const _: () = assert!(BUCKET_BYTES == 2 * 2 * std::mem::size_of::<u64>());
 
 /// Buckets a new table starts with (512 KiB).
 const INITIAL_BUCKETS: usize = 1 << 14;

@@ -1,10 +1,12 @@
 //! Tools built on the engine, the analyser and the formats: checking a written solution
-//! ([`verify`]), solving many puzzles with figures ([`mod@bench`]), and refereeing CSCI561
-//! agents run as child processes ([`host`], on [`process`]).
+//! ([`verify`]), solving many puzzles with figures ([`mod@bench`]), seeded random puzzles
+//! ([`random_boards`]), and refereeing CSCI561 agents run as child processes ([`host`], on
+//! [`process`]).
 
 pub mod bench;
 #[cfg(unix)]
 pub mod host;
 #[cfg(unix)]
 pub mod process;
+pub mod random_boards;
 pub mod verify;

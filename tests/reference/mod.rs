@@ -1,5 +1,6 @@
 //! A deliberately naive reference move generator, written from RULES.md alone, to check the
-//! engine's bitboard generator against.
+//! engine's bitboard generator (`tests/perft_reference.rs`) and the analyser's own generator
+//! (`tests/analysis_rules.rs`) against: a third opinion, kept apart from both.
 //!
 //! The board is an array of 64 characters from `.rRbB` (index `row * 8 + col`, row 0 at the top),
 //! jumps are followed by recursion that really moves the piece and really removes each captured
@@ -104,6 +105,12 @@ impl Board {
 
     /// Every legal successor, one per jump route (a capture reached by two routes appears twice).
     pub fn successors(&self) -> Vec<Board> {
+        self.successors_under(false)
+    }
+
+    /// [`Board::successors`] under HackerRank's rule when `jumps_on`: a man crowned during a
+    /// capture goes on jumping as a king when it can.
+    pub fn successors_under(&self, jumps_on: bool) -> Vec<Board> {
         let mut jumps = Vec::new();
         for from in 0..64 {
             let piece = self.cells[from];
@@ -111,7 +118,7 @@ impl Board {
                 let (row, col) = ((from / 8) as i32, (from % 8) as i32);
                 let mut cells = self.cells;
                 cells[from] = b'.';
-                self.follow_jumps(cells, row, col, piece, false, &mut jumps);
+                self.follow_jumps(cells, row, col, piece, false, jumps_on, &mut jumps);
             }
         }
         if !jumps.is_empty() {
@@ -146,7 +153,12 @@ impl Board {
 
     /// The successors as a set of distinct boards.
     pub fn distinct_successors(&self) -> Vec<Board> {
-        let mut v = self.successors();
+        self.distinct_successors_under(false)
+    }
+
+    /// [`Board::distinct_successors`], crowning as `jumps_on` says.
+    pub fn distinct_successors_under(&self, jumps_on: bool) -> Vec<Board> {
+        let mut v = self.successors_under(jumps_on);
         v.sort();
         v.dedup();
         v
@@ -161,6 +173,8 @@ impl Board {
     }
 
     /// Continues a jump sequence of `piece`, which stands (lifted off `cells`) at `row`, `col`.
+    /// A man crowned on the way ends the move, or jumps on as a king when `jumps_on`.
+    #[allow(clippy::too_many_arguments)]
     fn follow_jumps(
         &self,
         cells: [u8; 64],
@@ -168,6 +182,7 @@ impl Board {
         col: i32,
         piece: u8,
         jumped: bool,
+        jumps_on: bool,
         out: &mut Vec<Board>,
     ) {
         let mut went_on = false;
@@ -184,11 +199,18 @@ impl Board {
             let mut next = cells;
             next[over] = b'.';
             if !is_king(piece) && row + 2 * dr == far_row(piece) {
-                // Crowned: the move ends here even if the new king could jump on.
-                next[land] = crown(piece);
-                out.push(self.finish(next));
+                if jumps_on {
+                    // HackerRank: the new king jumps on if it can.
+                    let king = crown(piece);
+                    self.follow_jumps(next, row + 2 * dr, col + 2 * dc, king, true, true, out);
+                } else {
+                    // Crowned: the move ends here even if the new king could jump on.
+                    next[land] = crown(piece);
+                    out.push(self.finish(next));
+                }
             } else {
-                self.follow_jumps(next, row + 2 * dr, col + 2 * dc, piece, true, out);
+                let (r, c) = (row + 2 * dr, col + 2 * dc);
+                self.follow_jumps(next, r, c, piece, true, jumps_on, out);
             }
         }
         if !went_on && jumped {
@@ -202,18 +224,25 @@ impl Board {
 /// Perft by the reference generator: routes counted separately when `all_routes`, else
 /// successors counted once per distinct board.
 pub fn perft(board: &Board, depth: u32, all_routes: bool) -> u64 {
+    perft_under(board, depth, all_routes, false)
+}
+
+/// [`perft`], crowning as `jumps_on` says (HackerRank's rule when true).
+pub fn perft_under(board: &Board, depth: u32, all_routes: bool, jumps_on: bool) -> u64 {
     if depth == 0 {
         return 1;
     }
     let next = if all_routes {
-        board.successors()
+        board.successors_under(jumps_on)
     } else {
-        board.distinct_successors()
+        board.distinct_successors_under(jumps_on)
     };
     if depth == 1 {
         return next.len() as u64;
     }
-    next.iter().map(|b| perft(b, depth - 1, all_routes)).sum()
+    next.iter()
+        .map(|b| perft_under(b, depth - 1, all_routes, jumps_on))
+        .sum()
 }
 
 /// A multiset of boards: board -> how many times it occurs.

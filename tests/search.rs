@@ -1,0 +1,140 @@
+//! The proof search against the independent analyser: on seeded random boards, whatever the
+//! proof search proves is the analyser's exact value, and the move played is the canonical
+//! optimal one. Also: a proven value carried to later turns gives the same line as searching
+//! every turn, and the node budget derived from the time limit.
+
+use std::time::Duration;
+
+use checkers::analysis::{optimal_line, Oracle, OracleLimits, Value};
+use checkers::formats::board_text::{parse_board, parse_solution};
+use checkers::search::solve::{proof_budget, solve, SolveOptions};
+use checkers::search::{Features, Limits, Score, Searcher};
+use checkers::tools::random_boards::random_boards;
+use checkers::Position;
+
+/// The analyser's value as a search score (from the side to move).
+fn as_score(value: Value) -> Option<Score> {
+    match value {
+        Value::Win(n) => Some(Score::won_at(n as usize)),
+        Value::Loss(n) => Some(Score::lost_at(n as usize)),
+        Value::Draw => None,
+    }
+}
+
+/// A searcher that proves by the proof search alone: one node of deepening (which stops at
+/// once), no endgame databases.
+fn prove_only(pos: &Position) -> Option<checkers::search::Thought> {
+    let mut searcher = Searcher::with_features(
+        16,
+        Features {
+            endgame_db: false,
+            ..Features::default()
+        },
+    );
+    let limits = Limits {
+        nodes: Some(1),
+        proof_nodes: Some(200_000),
+        deadline: None,
+    };
+    searcher.think(pos, 40, limits, None)
+}
+
+/// Small random boards whose exact value the analyser knows and whose game ends within 15
+/// plies: the proof search proves each (200,000 nodes are plenty for four pieces), with the
+/// analyser's value and its canonical move.
+#[test]
+fn proofs_agree_with_the_analyser_on_random_boards() {
+    let mut oracle = Oracle::new(OracleLimits::default());
+    let mut compared = 0;
+    for pos in random_boards(1000, 14) {
+        if pos.occupied().count() > 4 {
+            continue;
+        }
+        let Ok(Some(value)) = oracle.value(&pos) else {
+            continue;
+        };
+        let Some(exact) = as_score(value).filter(|s| s.plies_to_end().unwrap_or(99) <= 15) else {
+            continue;
+        };
+        let thought = prove_only(&pos).expect("red has a move");
+        if thought.score.is_none() {
+            continue; // a forced move: nothing searched
+        }
+        assert!(thought.proven, "{pos:?}: not proven, {thought:?}");
+        assert_eq!(thought.score, Some(exact), "{pos:?}");
+        let line = optimal_line(&pos, &mut oracle).expect("the analyser's line");
+        assert_eq!(
+            pos.play(thought.best),
+            line[1],
+            "{pos:?}: not the canonical move"
+        );
+        compared += 1;
+    }
+    assert!(compared >= 40, "only {compared} boards compared");
+}
+
+/// With a deepening far too small to prove the official puzzle p06 (a win in 13), the proof
+/// search proves it; the value carried over the later turns then gives exactly the expected line.
+#[test]
+fn the_proof_search_proves_what_the_deepening_cannot() {
+    let read = |path: &str| std::fs::read(path).expect("shipped file");
+    let pos = parse_board(&read("puzzles/p06.txt")).expect("board");
+    let expected = parse_solution(&read("expected/p06.txt")).expect("solution");
+    let base = SolveOptions {
+        nodes_per_move: 50,
+        time_limit: Duration::from_secs(600),
+        ..SolveOptions::default()
+    };
+    let without = solve(
+        pos,
+        &SolveOptions {
+            nodes_per_second: 0,
+            ..base
+        },
+    );
+    assert!(!without.proven);
+    assert!(!without.unproven.is_empty());
+    let with = solve(
+        pos,
+        &SolveOptions {
+            nodes_per_second: 10_000,
+            ..base
+        },
+    );
+    assert!(with.proven, "{:?}", with.unproven);
+    assert_eq!(with.root_score, Some(Score::won_at(13)));
+    assert!(with.unproven.is_empty());
+    assert_eq!(with.states, expected);
+}
+
+#[test]
+fn the_proof_budget_follows_the_time_limit() {
+    let options = |seconds: u64, rate: u64| SolveOptions {
+        time_limit: Duration::from_secs(seconds),
+        nodes_per_second: rate,
+        ..SolveOptions::default()
+    };
+    assert_eq!(proof_budget(&options(50, 1_000_000)), 42_500_000);
+    assert_eq!(proof_budget(&options(10, 1_000_000)), 8_500_000);
+    assert_eq!(proof_budget(&options(50, 0)), 0);
+}
+
+/// The summary line of an unproven game says how far the proofs of its unproven moves got.
+#[test]
+fn the_summary_says_how_far_unproven_moves_got() {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let out = dir.path().join("solution.txt");
+    let puzzle = concat!(env!("CARGO_MANIFEST_DIR"), "/puzzles/p06.txt");
+    let assert = assert_cmd::Command::cargo_bin("checkers")
+        .expect("binary")
+        .args(["--inputfile", puzzle, "--outputfile"])
+        .arg(&out)
+        .args(["--nodes-per-move", "50", "--nodes-per-second", "0"])
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("(not proven: move 1: no end within "),
+        "{stderr}"
+    );
+}

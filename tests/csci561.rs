@@ -280,7 +280,7 @@ fn an_incomplete_jump_loses() {
 #[test]
 fn an_external_agent_is_a_player() {
     let spec = format!("csci561:{BIN} agent --player engine:nodes=1000");
-    let mut player = ExternalAgent::from_spec(&spec).unwrap().unwrap();
+    let mut player = ExternalAgent::from_spec(&spec).unwrap();
     assert_eq!(player.name(), spec);
     assert!(ExternalAgent::from_spec("minimax:4").is_none());
     let start = parse_input(EXAMPLES[4].0).unwrap().position;
@@ -291,14 +291,21 @@ fn an_external_agent_is_a_player() {
     assert!(legal_moves(&start).contains(&mv));
     // An agent that writes nothing fails as a player, and one that writes half a jump is
     // illegal.
-    let mut lazy = ExternalAgent::from_spec("csci561:printf 'J f6 d4\\n' > output.txt")
-        .unwrap()
-        .unwrap();
+    let mut lazy = ExternalAgent::from_spec("csci561:printf 'J f6 d4\\n' > output.txt").unwrap();
     let err = lazy
         .choose(&game, &Clock::per_move(Duration::from_secs(1)))
         .unwrap_err();
     assert!(
         matches!(&err, PlayerError::Illegal(m) if m.contains("incomplete")),
+        "{err:?}"
+    );
+    // One that loops is stopped and fails on time, whatever clock the caller keeps.
+    let mut slow = ExternalAgent::from_spec("csci561:while :; do :; done").unwrap();
+    let err = slow
+        .choose(&game, &Clock::per_move(Duration::from_millis(100)))
+        .unwrap_err();
+    assert!(
+        matches!(&err, PlayerError::Failed(m) if m.contains("out of time")),
         "{err:?}"
     );
 }

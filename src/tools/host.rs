@@ -424,11 +424,13 @@ pub fn play_match(
 }
 
 /// A CSCI561 agent as a [`Player`]: each move runs the command in the agent's own temporary
-/// folder, charged as CPU time. The clock's budget decides the input: a whole game's time left
-/// is sent as `GAME`, a per-move limit or deadline as `SINGLE`, no limit as `GAME` with 300 s.
+/// folder (made at its first move), charged as CPU time. The clock's budget decides the input: a
+/// whole game's time left is sent as `GAME`, a per-move limit or deadline as `SINGLE`, no limit
+/// as `GAME` with 300 s. Going over the limit (CPU time of the child process, whatever the
+/// caller's clock counts) is a failure, as the host would judge it.
 pub struct ExternalAgent {
     command: String,
-    dir: tempfile::TempDir,
+    dir: Option<tempfile::TempDir>,
 }
 
 /// Prefix of the player specification `csci561:COMMAND`.
@@ -438,27 +440,34 @@ pub const SPEC_PREFIX: &str = "csci561:";
 const UNLIMITED_SECONDS: u64 = 300;
 
 impl ExternalAgent {
-    /// An agent running `command`, in a new temporary folder.
-    pub fn new(command: &str) -> std::io::Result<ExternalAgent> {
-        Ok(ExternalAgent {
+    /// An agent running `command` (its folder is made at the first move, so making players
+    /// cannot fail).
+    #[must_use]
+    pub fn new(command: &str) -> ExternalAgent {
+        ExternalAgent {
             command: command.to_owned(),
-            dir: tempfile::Builder::new().prefix("csci561-agent").tempdir()?,
-        })
+            dir: None,
+        }
     }
 
     /// The agent of a player specification `csci561:COMMAND`; `None` when `spec` is another
-    /// kind of player.
+    /// kind of player (or the command is empty).
     #[must_use]
-    pub fn from_spec(spec: &str) -> Option<std::io::Result<ExternalAgent>> {
+    pub fn from_spec(spec: &str) -> Option<ExternalAgent> {
         spec.strip_prefix(SPEC_PREFIX)
             .filter(|c| !c.trim().is_empty())
             .map(ExternalAgent::new)
     }
 
-    /// The agent's folder.
-    #[must_use]
-    pub fn dir(&self) -> &Path {
-        self.dir.path()
+    /// The agent's folder, made on first use.
+    pub fn dir(&mut self) -> std::io::Result<&Path> {
+        if self.dir.is_none() {
+            self.dir = Some(tempfile::Builder::new().prefix("csci561-agent").tempdir()?);
+        }
+        Ok(self
+            .dir
+            .as_ref()
+            .map_or(Path::new("."), tempfile::TempDir::path))
     }
 }
 
@@ -468,7 +477,9 @@ impl Player for ExternalAgent {
     }
 
     fn new_game(&mut self) {
-        let _ = remove(&self.dir.path().join(PLAYDATA_FILE));
+        if let Some(dir) = &self.dir {
+            let _ = remove(&dir.path().join(PLAYDATA_FILE));
+        }
     }
 
     fn choose(&mut self, game: &Game, clock: &Clock) -> Result<Move, PlayerError> {
@@ -481,7 +492,11 @@ impl Player for ExternalAgent {
         if game.legal_moves().is_empty() {
             return Err(PlayerError::NoLegalMove);
         }
-        let t = turn(&self.command, self.dir.path(), &pos, mode, limit)
+        let command = self.command.clone();
+        let dir = self
+            .dir()
+            .map_err(|e| PlayerError::Failed(format!("cannot make the agent's folder: {e}")))?;
+        let t = turn(&command, dir, &pos, mode, limit)
             .map_err(|e| PlayerError::Failed(e.to_string()))?;
         match t {
             Turn::Move(mv, _) => Ok(mv),

@@ -148,8 +148,10 @@ fn check(
     tally: &mut Tally,
 ) {
     tally.searched += 1;
+    // The proof search gets a budget too, so that its claims are checked as well.
     let limits = Limits {
         nodes: Some(SEARCH_NODES),
+        proof_nodes: Some(SEARCH_NODES),
         deadline: None,
     };
     let Some(Thought {
@@ -157,7 +159,7 @@ fn check(
         score: Some(score),
         proven: true,
         ..
-    }) = searcher.think(pos, 200, limits)
+    }) = searcher.think(pos, 200, limits, None)
     else {
         return;
     };

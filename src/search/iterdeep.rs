@@ -179,14 +179,18 @@ impl Searcher {
         // the canonical search must find it.
         let found = score.is_win().then_some(order[0]);
         self.begin_turn(Some(budget));
-        let best = self
-            .first_move_reaching(pos, moves, score, plies)
-            .or(found)?;
+        // When the budget runs out before the canonical move is confirmed, the proof's own move
+        // is still a win of that length, but perhaps not the canonical one: it is played, and
+        // not claimed as proven (the search-versus-analyser test holds the claim to both).
+        let (best, proven) = match self.first_move_reaching(pos, moves, score, plies) {
+            Some(canonical) => (canonical, true),
+            None => (found?, false),
+        };
         Some(Thought {
             best,
             score: Some(score),
             depth: plies,
-            proven: true,
+            proven,
             no_end_within: plies - 1,
         })
     }

@@ -505,3 +505,59 @@ impl Player for ExternalAgent {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(winner: Option<Color>, reason: EndReason, left: [u64; 2]) -> GameReport {
+        GameReport {
+            names: ["a".to_owned(), "b".to_owned()],
+            start: start_position(),
+            moves: Vec::new(),
+            move_cpu: Vec::new(),
+            winner,
+            reason,
+            time_left: left.map(Duration::from_millis),
+            longest_move: [Duration::ZERO; 2],
+        }
+    }
+
+    #[test]
+    fn a_draw_names_the_agent_with_more_time_left() {
+        let r = report(None, EndReason::Repetition, [1500, 2500]);
+        assert_eq!(r.more_time_left(), Some(Color::Red));
+        assert!(
+            r.summary().contains("b (WHITE) had more time left"),
+            "{}",
+            r.summary()
+        );
+        let r = report(None, EndReason::QuietMoves, [900, 900]);
+        assert_eq!(r.more_time_left(), None);
+        assert!(r.summary().contains("equal time left"));
+        let pdn = r.to_pdn(3);
+        assert_eq!(pdn.result, GameResult::Draw);
+        assert_eq!(pdn.tag("Round"), Some("3"));
+    }
+
+    #[test]
+    fn a_loss_names_the_loser_and_why() {
+        let r = report(
+            Some(Color::Black),
+            EndReason::NoOutput {
+                exit: Exit::Code(1),
+            },
+            [1000, 1000],
+        );
+        assert!(
+            r.summary()
+                .contains("a (BLACK) wins; b (WHITE) loses: no output.txt (exit code 1)"),
+            "{}",
+            r.summary()
+        );
+        assert_eq!(
+            r.to_pdn(1).tag("Termination"),
+            Some("WHITE no output.txt (exit code 1)")
+        );
+    }
+}

@@ -13,8 +13,8 @@
 //!   atomically writing files.
 //! - [`play`]: playing whole games under a clock: the player interface, games with their draw
 //!   rules, the playing engine and the built-in opponents.
-//! - [`protocols`]: the assignments' front ends and codecs on top of the player (the HackerRank
-//!   bot; KTH DD2380's lines and cells).
+//! - [`protocols`]: the assignments' front ends and codecs on top of the player (CSCI561's
+//!   `input.txt`/`output.txt` agent, the HackerRank bot, KTH DD2380's lines and cells).
 //! - [`net`]: the DD2380 network client and game server, on top of [`play`] and [`protocols`].
 //! - [`tools`]: what the command-line front end offers on top: checking a solution
 //!   ([`tools::verify`]) and benchmarking ([`tools::bench`]).

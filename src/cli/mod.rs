@@ -5,10 +5,13 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod agent;
 mod bench;
 mod client;
 mod hackerrank;
 mod matches;
+#[cfg(unix)]
+mod host;
 mod memory;
 pub mod output;
 mod perft;
@@ -18,10 +21,13 @@ mod solve;
 mod think;
 mod verify;
 
+use agent::{AgentArgs, CalibrateArgs};
 use bench::BenchArgs;
 use client::ClientArgs;
 use hackerrank::HackerRankArgs;
 use matches::MatchArgs;
+#[cfg(unix)]
+use host::HostArgs;
 use perft::PerftArgs;
 use server::ServerArgs;
 use show::ShowArgs;
@@ -82,6 +88,26 @@ pub enum Command {
     /// Referee KTH DD2380 games over TCP: standalone games against a built-in player, and games
     /// between two clients paired by key. Ctrl-C stops accepting; running games finish.
     Server(ServerArgs),
+    /// USC CSCI561 agent: read input.txt, write one move to output.txt.
+    ///
+    /// input.txt: SINGLE or GAME; BLACK or WHITE; the seconds of CPU time left; 8 board rows of
+    /// `b B w W .` (black at the top, moving down). output.txt: `E FROM TO` for a step, one
+    /// `J FROM TO` line per jump. The agent keeps the game in playdata.txt and uses
+    /// calibration.txt when present. Exit codes: 0 moved; 2 bad input.txt (line named, no
+    /// output.txt left); 1 other failures.
+    Agent(AgentArgs),
+    /// Measure this machine's search speed for the CSCI561 agent (writes calibration.txt).
+    Calibrate(CalibrateArgs),
+    /// Referee for CSCI561 agents: play two agent commands against each other, measuring each
+    /// move's CPU time, and write the games as PDN.
+    ///
+    /// Each agent runs in a temporary folder of its own, as `sh -c CMD`, once per move: the host
+    /// writes input.txt (GAME, its colour, its CPU seconds left, the board), charges the CPU
+    /// time the system measured, and checks output.txt. A game ends on a win, a draw (the same
+    /// board for the third time, or 50 moves without a capture or crowning), a time forfeit, or
+    /// a missing, malformed or illegal answer; a drawn game names the agent with more time left.
+    #[cfg(unix)]
+    Host(HostArgs),
     /// Pictures of a puzzle and its solution: boards in the terminal (Unicode pieces, coloured
     /// on a terminal), an SVG diagram (--svg), or an offline HTML page stepping through the game
     /// (--html).
@@ -114,6 +140,10 @@ impl Cli {
             Some(Command::Verify(args)) => verify::run(&args),
             Some(Command::Client(args)) => client::run(&args),
             Some(Command::Server(args)) => server::run(&args),
+            Some(Command::Agent(args)) => agent::run(&args),
+            Some(Command::Calibrate(args)) => agent::calibrate(&args),
+            #[cfg(unix)]
+            Some(Command::Host(args)) => host::run(&args),
             Some(Command::Show(args)) => show::run(&args),
             Some(Command::Hackerrank(args)) => hackerrank::run(&args),
             Some(Command::Think(args)) => think::run(&args, started),

@@ -13,8 +13,9 @@
 //!   atomically writing files.
 //! - [`play`]: playing whole games under a clock: the player interface, games with their draw
 //!   rules, the playing engine and the built-in opponents.
-//! - [`protocols`]: the assignments' front ends on top of the player (CSCI561's `input.txt` and
-//!   `output.txt` agent, the HackerRank bot).
+//! - [`protocols`]: the assignments' front ends and codecs on top of the player (CSCI561's
+//!   `input.txt`/`output.txt` agent, the HackerRank bot, KTH DD2380's lines and cells).
+//! - [`net`]: the DD2380 network client and game server, on top of [`play`] and [`protocols`].
 //! - [`tools`]: what the command-line front end offers on top: checking a solution
 //!   ([`tools::verify`]) and benchmarking ([`tools::bench`]).
 #![forbid(unsafe_code)]
@@ -22,6 +23,7 @@
 
 pub mod analysis;
 pub mod formats;
+pub mod net;
 pub mod play;
 pub mod protocols;
 pub mod rules;

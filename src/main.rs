@@ -9,7 +9,8 @@ use clap::Parser;
 use checkers::formats::files::InputError;
 
 fn main() -> ExitCode {
-    match cli::Cli::parse().run() {
+    let started = std::time::Instant::now();
+    match cli::Cli::parse().run(started) {
         Ok(code) => code,
         Err(err) => {
             if let Some(code) = cli::output::quiet_exit(&err) {

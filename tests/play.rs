@@ -256,3 +256,103 @@ fn minimax_takes_the_bigger_capture() {
         .expect("a move");
     assert_eq!(mv.captured().count(), 2);
 }
+
+/// Plays `game` to its end, red by `red` and black by `black`, without a clock.
+fn play_out(game: &mut Game, red: &mut dyn Player, black: &mut dyn Player, max_plies: usize) {
+    while game.outcome().is_none() && game.ply() < max_plies {
+        let player: &mut dyn Player = if game.current().side_to_move() == Color::Red {
+            &mut *red
+        } else {
+            &mut *black
+        };
+        let mv = player.choose(game, &Clock::unlimited()).expect("a move");
+        game.play(mv).expect("legal");
+    }
+}
+
+#[test]
+fn two_kings_beat_one_before_the_fifty_move_rule() {
+    // Red kings on squares 29 and 31 (bottom row); the black king in the far double corner.
+    for black_king in [(0, 7), (1, 6), (3, 4)] {
+        let pos = board(
+            &[(7, 0), (7, 4)],
+            &[black_king],
+            &[(7, 0), (7, 4), black_king],
+            Color::Red,
+        );
+        let mut game = Game::new(pos, DrawRule::Csci561);
+        let mut engine = Engine::new(EngineOptions {
+            nodes: Some(20_000),
+            ..EngineOptions::default()
+        });
+        let mut defender = MinimaxPlayer::new(4);
+        play_out(&mut game, &mut engine, &mut defender, 200);
+        assert_eq!(
+            game.outcome(),
+            Some(GameEnd::Win { winner: Color::Red }),
+            "black king from {black_king:?}: {} plies",
+            game.ply()
+        );
+    }
+}
+
+/// Cells as (row, col) pairs.
+type Cells = Vec<(u8, u8)>;
+
+/// The kings on (7,0) (red) and (0,7) (black) shuttle for `plies` plies; the side that has the
+/// extra king on `extra` is ahead. After 7 plies black is to move, and (1,6)-(0,7) brings the
+/// start position for the third time.
+fn shuttled_game(plies: usize, extra: Color) -> Game {
+    let (red, black): (Cells, Cells) = match extra {
+        Color::Red => (vec![(7, 0), (7, 6)], vec![(0, 7)]),
+        Color::Black => (vec![(7, 0)], vec![(0, 7), (0, 1)]),
+    };
+    let kings: Vec<(u8, u8)> = red.iter().chain(black.iter()).copied().collect();
+    let pos = board(&red, &black, &kings, Color::Red);
+    let mut game = Game::new(pos, DrawRule::None);
+    let cycle = [
+        step((7, 0), (6, 1)),
+        step((0, 7), (1, 6)),
+        step((6, 1), (7, 0)),
+        step((1, 6), (0, 7)),
+    ];
+    for mv in cycle.iter().cycle().take(plies) {
+        game.play(*mv).expect("legal shuttle move");
+    }
+    game
+}
+
+fn engine_at_depth(depth: u32) -> Engine {
+    Engine::new(EngineOptions {
+        depth: Some(depth),
+        ..EngineOptions::default()
+    })
+}
+
+#[test]
+fn the_side_ahead_avoids_a_threefold_repetition() {
+    let game = shuttled_game(7, Color::Black);
+    let repeat = step((1, 6), (0, 7));
+    let mut after = game.clone();
+    after.play(repeat).expect("legal");
+    assert_eq!(after.outcome(), Some(GameEnd::Repetition));
+    let thought = engine_at_depth(8)
+        .think(&game, &Clock::unlimited())
+        .expect("a move");
+    assert_ne!(thought.best, repeat, "{thought:?}");
+    assert!(thought.score > 0);
+}
+
+#[test]
+fn the_side_behind_takes_a_threefold_repetition() {
+    let game = shuttled_game(7, Color::Red);
+    let repeat = step((1, 6), (0, 7));
+    let mut after = game.clone();
+    after.play(repeat).expect("legal");
+    assert_eq!(after.outcome(), Some(GameEnd::Repetition));
+    let thought = engine_at_depth(8)
+        .think(&game, &Clock::unlimited())
+        .expect("a move");
+    assert_eq!(thought.best, repeat, "{thought:?}");
+    assert_eq!(thought.score, 0);
+}

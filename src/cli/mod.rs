@@ -7,24 +7,32 @@ use clap::{Parser, Subcommand};
 
 mod agent;
 mod bench;
+mod client;
 mod hackerrank;
+mod matches;
 #[cfg(unix)]
 mod host;
 mod memory;
 pub mod output;
 mod perft;
+mod server;
 mod show;
 mod solve;
+mod think;
 mod verify;
 
 use agent::{AgentArgs, CalibrateArgs};
 use bench::BenchArgs;
+use client::ClientArgs;
 use hackerrank::HackerRankArgs;
+use matches::MatchArgs;
 #[cfg(unix)]
 use host::HostArgs;
 use perft::PerftArgs;
+use server::ServerArgs;
 use show::ShowArgs;
 use solve::SolveArgs;
+use think::ThinkArgs;
 use verify::VerifyArgs;
 
 /// Solves checkers (English draughts) endgame puzzles optimally.
@@ -68,6 +76,18 @@ pub enum Command {
     ///
     /// Exit codes: 0 valid (and optimal where proven); 1 invalid or suboptimal; 2 unreadable input.
     Verify(VerifyArgs),
+    /// Play one KTH DD2380 game against a game server with the engine.
+    ///
+    /// Without KEY the server's built-in player is the opponent (`MODE STANDALONE`); with KEY
+    /// the other client giving the same key is (`MODE GAME KEY`, or `MODE KEY KEY` with
+    /// --mode-key). Prints who won, relative to this client: the server's end code 1 means the
+    /// first player won, 2 the second, 3 a draw. Exit codes: 0 the game ended (won, lost or
+    /// drawn); 1 it could not be played to its end (refused or dropped connection, malformed or
+    /// illegal line from the server).
+    Client(ClientArgs),
+    /// Referee KTH DD2380 games over TCP: standalone games against a built-in player, and games
+    /// between two clients paired by key. Ctrl-C stops accepting; running games finish.
+    Server(ServerArgs),
     /// USC CSCI561 agent: read input.txt, write one move to output.txt.
     ///
     /// input.txt: SINGLE or GAME; BLACK or WHITE; the seconds of CPU time left; 8 board rows of
@@ -99,21 +119,35 @@ pub enum Command {
     ///
     /// Exit codes: 0 a move printed; 1 no legal move; 2 unusable input (the line is named).
     Hackerrank(HackerRankArgs),
+    /// Choose one move for one position and print it in standard notation (`11-15`, `22x15x8`).
+    ///
+    /// Exit codes: 0 a move was printed; 1 the position has no legal move (`none` is printed);
+    /// 2 unusable input or arguments.
+    Think(ThinkArgs),
+    /// Play a match between two players: games from the three-move ballots, each opening twice
+    /// with colours swapped; prints wins, draws, losses, score, Elo difference and forfeits.
+    ///
+    /// Exit codes: 0 the match was played; 2 a bad player, option or openings file.
+    Match(MatchArgs),
 }
 
 impl Cli {
     /// Runs the chosen command.
-    pub fn run(self) -> anyhow::Result<ExitCode> {
+    pub fn run(self, started: std::time::Instant) -> anyhow::Result<ExitCode> {
         match self.command {
             Some(Command::Perft(args)) => perft::run(&args),
             Some(Command::Bench(args)) => bench::run(&args),
             Some(Command::Verify(args)) => verify::run(&args),
+            Some(Command::Client(args)) => client::run(&args),
+            Some(Command::Server(args)) => server::run(&args),
             Some(Command::Agent(args)) => agent::run(&args),
             Some(Command::Calibrate(args)) => agent::calibrate(&args),
             #[cfg(unix)]
             Some(Command::Host(args)) => host::run(&args),
             Some(Command::Show(args)) => show::run(&args),
             Some(Command::Hackerrank(args)) => hackerrank::run(&args),
+            Some(Command::Think(args)) => think::run(&args, started),
+            Some(Command::Match(args)) => matches::run(&args),
             None => solve::run(&self.solve),
         }
     }

@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use cpu_time::ProcessTime;
+use cpu_time::{ProcessTime, ThreadTime};
 
 /// What a clock counts.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -21,6 +21,10 @@ pub enum TimeMeasure {
     /// Where the operating system cannot tell it, wall time is used instead, which is never less
     /// for a single-threaded search.
     ProcessCpu,
+    /// CPU time of the thread that started the clock; it must also be read from that thread.
+    /// A match on a busy machine times in-process players this way, so time the operating
+    /// system gives to other programs is not charged to them.
+    ThreadCpu,
 }
 
 /// The time control for one move.
@@ -44,7 +48,8 @@ pub struct Clock {
     budget: Budget,
     measure: TimeMeasure,
     wall_start: Instant,
-    cpu_start: Option<ProcessTime>,
+    /// CPU time at the start, when the clock counts CPU time and the system can tell it.
+    cpu_start: Option<Duration>,
 }
 
 /// Smallest safety margin kept below a limit.
@@ -56,10 +61,7 @@ impl Clock {
     /// A clock with `budget`, counting `measure`, started now.
     #[must_use]
     pub fn new(budget: Budget, measure: TimeMeasure) -> Clock {
-        let cpu_start = match measure {
-            TimeMeasure::Wall => None,
-            TimeMeasure::ProcessCpu => ProcessTime::try_now().ok(),
-        };
+        let cpu_start = cpu_now(measure);
         Clock {
             budget,
             measure,
@@ -98,6 +100,12 @@ impl Clock {
         Clock::new(self.budget, TimeMeasure::ProcessCpu)
     }
 
+    /// The same budget counted in `measure`, restarted now.
+    #[must_use]
+    pub fn measured_in(self, measure: TimeMeasure) -> Clock {
+        Clock::new(self.budget, measure)
+    }
+
     /// The budget.
     #[must_use]
     pub const fn budget(&self) -> Budget {
@@ -113,11 +121,9 @@ impl Clock {
     /// Time counted since the clock started.
     #[must_use]
     pub fn elapsed(&self) -> Duration {
-        match self.cpu_start {
-            Some(start) => start
-                .try_elapsed()
-                .unwrap_or_else(|_| self.wall_start.elapsed()),
-            None => self.wall_start.elapsed(),
+        match (self.cpu_start, cpu_now(self.measure)) {
+            (Some(start), Some(now)) => now.saturating_sub(start),
+            _ => self.wall_start.elapsed(),
         }
     }
 
@@ -162,6 +168,15 @@ impl Clock {
             soft: Some(soft.min(hard)),
             hard: Some(hard),
         }
+    }
+}
+
+/// The CPU time `measure` counts, now; `None` for wall time or when the system cannot tell.
+fn cpu_now(measure: TimeMeasure) -> Option<Duration> {
+    match measure {
+        TimeMeasure::Wall => None,
+        TimeMeasure::ProcessCpu => ProcessTime::try_now().ok().map(|t| t.as_duration()),
+        TimeMeasure::ThreadCpu => ThreadTime::try_now().ok().map(|t| t.as_duration()),
     }
 }
 

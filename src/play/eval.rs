@@ -12,6 +12,39 @@ use crate::rules::position::Position;
 
 /// Value of a man.
 pub const MAN: i32 = 100;
+impl Weights {
+    /// Every weight by name, for setting them from player specifications.
+    pub const NAMES: [&'static str; 10] = [
+        "advance",
+        "back_rank",
+        "centre_man",
+        "centre_king",
+        "mobility",
+        "runaway",
+        "trapped_king",
+        "trade",
+        "chase",
+        "double_corner",
+    ];
+
+    /// The weight called `name` (one of [`Weights::NAMES`]).
+    pub fn get_mut(&mut self, name: &str) -> Option<&mut i32> {
+        Some(match name {
+            "advance" => &mut self.advance,
+            "back_rank" => &mut self.back_rank,
+            "centre_man" => &mut self.centre_man,
+            "centre_king" => &mut self.centre_king,
+            "mobility" => &mut self.mobility,
+            "runaway" => &mut self.runaway,
+            "trapped_king" => &mut self.trapped_king,
+            "trade" => &mut self.trade,
+            "chase" => &mut self.chase,
+            "double_corner" => &mut self.double_corner,
+            _ => return None,
+        })
+    }
+}
+
 /// Value of a king when the board is full; it grows as pieces come off (see [`king_value`]).
 pub const KING_FULL: i32 = 130;
 /// Value of a king in a bare ending.
@@ -36,19 +69,25 @@ pub struct Weights {
     pub trapped_king: i32,
     /// Bonus per man of material lead, scaled by how few pieces remain.
     pub trade: i32,
+    /// In an ending, per cell between each king of the side ahead and the nearest enemy piece.
+    pub chase: i32,
+    /// In an ending, for each king of the side behind in a double corner.
+    pub double_corner: i32,
 }
 
 impl Default for Weights {
     fn default() -> Self {
         Weights {
             advance: 2,
-            back_rank: 8,
+            back_rank: 26,
             centre_man: 5,
             centre_king: 8,
             mobility: 2,
             runaway: 40,
             trapped_king: 20,
             trade: 12,
+            chase: 4,
+            double_corner: 25,
         }
     }
 }
@@ -88,7 +127,42 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
         score += w.trade * (mu - mt) / MAN * 24 / (pieces as i32 + 4);
     }
     score += side_terms(pos, us, pieces, w) - side_terms(pos, them, pieces, w);
+    if pieces <= ENDING_PIECES && (mu - mt).abs() >= MAN / 2 {
+        let (strong, weak, sign) = if mu > mt {
+            (us, them, 1)
+        } else {
+            (them, us, -1)
+        };
+        score += sign * ending_drive(pos, strong, weak, w);
+    }
     score
+}
+
+/// Pieces on the board at or below which the ending terms apply.
+const ENDING_PIECES: u32 = 10;
+
+/// The two double corners: squares 4 and 8 (top right), 25 and 29 (bottom left).
+const DOUBLE_CORNERS: Bitboard = Bitboard((1 << 7) | (1 << 14) | (1 << 49) | (1 << 56));
+
+/// For the side ahead in an ending: its kings close in on the enemy, and the enemy's kings are
+/// kept out of the double corners, where a lone king holds out longest.
+fn ending_drive(pos: &Position, strong: Color, weak: Color, w: &Weights) -> i32 {
+    let enemy = pos.pieces(weak);
+    let mut v = 0;
+    for k in pos.pieces(strong) & pos.kings() {
+        let nearest = enemy
+            .iter()
+            .map(|e| {
+                let dr = (i32::from(k.row()) - i32::from(e.row())).abs();
+                let dc = (i32::from(k.col()) - i32::from(e.col())).abs();
+                dr.max(dc)
+            })
+            .min()
+            .unwrap_or(0);
+        v -= w.chase * nearest;
+    }
+    v -= w.double_corner * (enemy & pos.kings() & DOUBLE_CORNERS).count() as i32;
+    v
 }
 
 /// The forward directions of men of `color`.
@@ -121,8 +195,9 @@ fn side_terms(pos: &Position, color: Color, pieces: u32, w: &Weights) -> i32 {
     // Advancement grows in weight as the board empties (from 1x at 24 pieces to 4x at 6).
     let stage = 1 + (24 - pieces.clamp(6, 24) as i32) / 6;
     let mut advance = 0;
-    for sq in men {
-        advance += rows_advanced(color, sq.row());
+    for row in 0..8u8 {
+        let on_row = (men & Bitboard(0xFF << (8 * row))).count() as i32;
+        advance += on_row * rows_advanced(color, row);
     }
     v += w.advance * stage * advance;
 
@@ -149,7 +224,11 @@ fn side_terms(pos: &Position, color: Color, pieces: u32, w: &Weights) -> i32 {
 
     // Runaway men: no enemy king, and no enemy piece in the widening cone in front of the man.
     if enemy_kings.is_empty() {
+        // Only men within four rows of crowning: further back, something always blocks.
         for sq in men {
+            if rows_advanced(color, sq.row()) < 3 {
+                continue;
+            }
             let mut cone = sq.bit();
             let mut blocked = false;
             let to_go = 7 - rows_advanced(color, sq.row());

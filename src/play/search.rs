@@ -9,12 +9,12 @@
 use std::time::Duration;
 
 use crate::rules::draw::DrawRule;
-use crate::rules::movegen::{self, CrowningRule};
+use crate::rules::movegen::{self, CrowningRule, Routes};
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::position::Position;
 
 use super::clock::{Clock, TimeBudget};
-use super::eval::evaluate;
+use super::eval::{evaluate_with, Weights};
 use super::game::Game;
 use super::table::{Bound, Entry, Table};
 
@@ -77,6 +77,42 @@ pub struct Thought {
     pub pv: Vec<Move>,
 }
 
+/// Search enhancements that can be switched off, to measure what each is worth in matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Late move reductions: 0 none, 1 one or two plies for late quiet moves, 2 growing with
+    /// the logarithms of depth and move number.
+    pub reductions: u8,
+}
+
+impl Default for Features {
+    fn default() -> Self {
+        Features { reductions: 2 }
+    }
+}
+
+/// Plies by which the `searched`-th quiet move (from 0) of a node of `depth` is searched
+/// shallower first, at reduction `level`; never so much that it reaches the horizon at once.
+fn late_move_reduction(level: u8, depth: i32, searched: usize) -> i32 {
+    let r = match level {
+        0 => 0,
+        1 if depth >= 3 && searched >= 3 => {
+            if searched >= 8 && depth >= 6 {
+                2
+            } else {
+                1
+            }
+        }
+        1 => 0,
+        _ if depth >= 2 && searched >= 2 => {
+            let x = f64::from(depth).ln() * (searched as f64).ln() / 1.5;
+            (0.5 + x) as i32
+        }
+        _ => 0,
+    };
+    r.clamp(0, (depth - 2).max(0))
+}
+
 /// Options of the search that stay for a whole game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchOptions {
@@ -85,13 +121,19 @@ pub struct SearchOptions {
     /// How much worse than even the engine finds a draw (positive: it avoids draws it could
     /// avoid; the evaluation already makes a draw look good when behind and bad when ahead).
     pub contempt: i32,
+    /// Enhancements switched on.
+    pub features: Features,
+    /// Weights of the evaluation.
+    pub weights: Weights,
 }
 
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
-            table_mb: 16,
+            table_mb: 4,
             contempt: 0,
+            features: Features::default(),
+            weights: Weights::default(),
         }
     }
 }
@@ -99,6 +141,7 @@ impl Default for SearchOptions {
 /// The search state that lives for a game: table and ordering heuristics.
 pub struct Searcher {
     options: SearchOptions,
+    features: Features,
     table: Table,
     killers: Vec<[Option<Move>; 2]>,
     history: Box<[[u32; 64]; 64]>,
@@ -121,6 +164,7 @@ impl Searcher {
     pub fn new(options: SearchOptions) -> Searcher {
         Searcher {
             options,
+            features: options.features,
             table: Table::new(options.table_mb),
             killers: vec![[None; 2]; MAX_PLY + 2],
             history: Box::new([[0; 64]; 64]),
@@ -353,6 +397,11 @@ impl Searcher {
         (1..=run as usize).any(|back| back <= n && self.path[n - back].0 == key)
     }
 
+    /// Whether the node at the end of the path is drawn by the game's rules (it has a move).
+    fn is_draw(&self, ply: usize, quiet: u32) -> bool {
+        ply > 0 && (self.repeats() || self.rule.quiet_limit().is_some_and(|l| quiet >= l))
+    }
+
     fn next_quiet(&self, pos: &Position, mv: Move, quiet: u32) -> u32 {
         if self.rule.is_progress(pos, mv) {
             0
@@ -398,24 +447,28 @@ impl Searcher {
         if self.out_of_time() {
             return 0;
         }
-        let moves = movegen::legal_moves_with(pos, self.crowning);
+        // At the horizon, captures (which are forced) are searched on; quiet positions are
+        // evaluated without building their move list.
+        let horizon = depth <= 0 || ply >= MAX_PLY;
+        if horizon && !movegen::has_jump(pos) {
+            if movegen::count_moves_with(pos, self.crowning, Routes::Distinct) == 0 {
+                return -(WIN - ply as i32);
+            }
+            if self.is_draw(ply, quiet) {
+                return self.draw_score(ply);
+            }
+            return evaluate_with(pos, &self.options.weights);
+        }
+        let mut moves = MoveList::new();
+        movegen::generate_with(pos, self.crowning, Routes::Distinct, &mut moves);
         if moves.is_empty() {
             return -(WIN - ply as i32);
         }
-        if self.repeats() {
-            return self.draw_score(ply);
-        }
-        if self.rule.quiet_limit().is_some_and(|l| quiet >= l) {
+        if self.is_draw(ply, quiet) {
             return self.draw_score(ply);
         }
         if ply >= MAX_PLY {
-            return evaluate(pos);
-        }
-        // At the horizon, captures (which are forced) are searched on; quiet positions are
-        // evaluated.
-        let capture = moves[0].is_capture();
-        if depth <= 0 && !capture {
-            return evaluate(pos);
+            return evaluate_with(pos, &self.options.weights);
         }
         // Mate-distance pruning.
         let alpha_floor = -(WIN - ply as i32);
@@ -457,8 +510,26 @@ impl Searcher {
             let score = if searched == 0 {
                 -self.child(pos, mv, next_depth, -beta, -alpha, ply + 1, quiet)
             } else {
-                let s = -self.child(pos, mv, next_depth, -alpha - 1, -alpha, ply + 1, quiet);
-                if s > alpha && s < beta {
+                // Late quiet moves are searched shallower first, and again at full depth only
+                // if they turn out better than the best so far.
+                let reduction = if mv.is_capture() || self.killers[ply].contains(&Some(mv)) {
+                    0
+                } else {
+                    late_move_reduction(self.features.reductions, depth, searched)
+                };
+                let mut s = -self.child(
+                    pos,
+                    mv,
+                    next_depth - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    quiet,
+                );
+                if reduction > 0 && s > alpha && !self.stopped {
+                    s = -self.child(pos, mv, next_depth, -alpha - 1, -alpha, ply + 1, quiet);
+                }
+                if s > alpha && s < beta && !self.stopped {
                     -self.child(pos, mv, next_depth, -beta, -alpha, ply + 1, quiet)
                 } else {
                     s

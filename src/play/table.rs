@@ -28,21 +28,51 @@ pub struct Entry {
     pub best: Option<u8>,
 }
 
-#[derive(Clone, Copy, Default)]
-struct Slot {
-    key: u64,
-    score: i16,
-    depth: i8,
-    /// 0 empty, 1 exact, 2 lower, 3 upper.
-    bound: u8,
-    /// Best move index + 1, or 0.
-    best: u8,
-    generation: u8,
+/// A slot's data packed into one word: score (16 bits), depth (8), bound (2: 0 empty, 1 exact,
+/// 2 lower, 3 upper), best move index + 1 (8, 0 for none) and generation (8).
+#[derive(Clone, Copy)]
+struct Data(u64);
+
+impl Data {
+    fn pack(entry: Entry, generation: u8, best: u8) -> Data {
+        let score = entry.score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16 as u16;
+        let depth = entry.depth.clamp(-1, 127) as i8 as u8;
+        let bound: u64 = match entry.bound {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        Data(
+            u64::from(score)
+                | (u64::from(depth) << 16)
+                | (bound << 24)
+                | (u64::from(best) << 32)
+                | (u64::from(generation) << 40),
+        )
+    }
+
+    fn bound(self) -> u64 {
+        (self.0 >> 24) & 3
+    }
+
+    fn depth(self) -> i32 {
+        i32::from((self.0 >> 16) as u8 as i8)
+    }
+
+    fn best(self) -> u8 {
+        (self.0 >> 32) as u8
+    }
+
+    fn generation(self) -> u8 {
+        (self.0 >> 40) as u8
+    }
 }
 
-/// A fixed-size table of `2^k` slots.
+/// A fixed-size table of `2^k` slots, each two words (key, data). All-zero words are an empty
+/// slot, so a new table is one zeroed allocation that the system hands out page by page as the
+/// search touches it: a short search pays only for what it uses.
 pub struct Table {
-    slots: Vec<Slot>,
+    words: Vec<u64>,
     mask: usize,
     generation: u8,
 }
@@ -51,10 +81,10 @@ impl Table {
     /// A table of at most `megabytes` MiB (at least 1024 slots).
     #[must_use]
     pub fn new(megabytes: usize) -> Table {
-        let wanted = (megabytes.max(1) << 20) / std::mem::size_of::<Slot>();
+        let wanted = (megabytes.max(1) << 20) / 16;
         let n = (1usize << (usize::BITS - 1 - wanted.max(1024).leading_zeros())).max(1024);
         Table {
-            slots: vec![Slot::default(); n],
+            words: vec![0; 2 * n],
             mask: n - 1,
             generation: 0,
         }
@@ -62,7 +92,7 @@ impl Table {
 
     /// Forgets every entry (a new game).
     pub fn clear(&mut self) {
-        self.slots.fill(Slot::default());
+        self.words.fill(0);
         self.generation = 0;
     }
 
@@ -71,49 +101,43 @@ impl Table {
         self.generation = self.generation.wrapping_add(1);
     }
 
+    fn slot(&self, key: u64) -> usize {
+        2 * (key as usize & self.mask)
+    }
+
     /// The entry for `key`, if stored.
     #[must_use]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let s = self.slots[key as usize & self.mask];
-        if s.key != key || s.bound == 0 {
+        let i = self.slot(key);
+        let data = Data(self.words[i + 1]);
+        if self.words[i] != key || data.bound() == 0 {
             return None;
         }
         Some(Entry {
-            score: i32::from(s.score),
-            depth: i32::from(s.depth),
-            bound: match s.bound {
+            score: i32::from(data.0 as u16 as i16),
+            depth: data.depth(),
+            bound: match data.bound() {
                 1 => Bound::Exact,
                 2 => Bound::Lower,
                 _ => Bound::Upper,
             },
-            best: s.best.checked_sub(1),
+            best: data.best().checked_sub(1),
         })
     }
 
     /// Stores `entry` for `key` unless a deeper result of this search is there.
     pub fn store(&mut self, key: u64, entry: Entry) {
-        let slot = &mut self.slots[key as usize & self.mask];
-        if slot.key == key
-            || slot.generation != self.generation
-            || i32::from(slot.depth) <= entry.depth
-        {
-            let keep_best = if slot.key == key && entry.best.is_none() {
-                slot.best
-            } else {
-                entry.best.map_or(0, |b| b.saturating_add(1))
+        let i = self.slot(key);
+        let old = Data(self.words[i + 1]);
+        let same = self.words[i] == key;
+        if same || old.generation() != self.generation || old.depth() <= entry.depth {
+            let best = match entry.best {
+                Some(b) => b.saturating_add(1),
+                None if same => old.best(),
+                None => 0,
             };
-            *slot = Slot {
-                key,
-                score: entry.score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
-                depth: entry.depth.clamp(-1, 127) as i8,
-                bound: match entry.bound {
-                    Bound::Exact => 1,
-                    Bound::Lower => 2,
-                    Bound::Upper => 3,
-                },
-                best: keep_best,
-                generation: self.generation,
-            };
+            self.words[i] = key;
+            self.words[i + 1] = Data::pack(entry, self.generation, best).0;
         }
     }
 }

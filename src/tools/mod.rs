@@ -1,9 +1,11 @@
 //! Tools built on the engine, the analyser and the formats: checking a written solution
 //! ([`verify`]), solving many puzzles with figures ([`mod@bench`]), seeded random puzzles
-//! ([`random_boards`]), and refereeing CSCI561 agents run as child processes ([`host`], on
-//! [`process`]).
+//! ([`random_boards`]), matches between players ([`arena`]) from opening lists ([`openings`]),
+//! and refereeing CSCI561 agents run as child processes ([`host`], on [`process`]).
 
+pub mod arena;
 pub mod bench;
+pub mod openings;
 #[cfg(unix)]
 pub mod host;
 #[cfg(unix)]

@@ -1,0 +1,183 @@
+//! `checkers match`: two players play a series of games; the result with an Elo estimate.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use checkers::formats::files;
+
+use super::output::{self, BadInput};
+use checkers::play::{PlayerSpec, TimeMeasure};
+use checkers::rules::draw::DrawRule;
+use checkers::tools::arena::{
+    games_to_pdn, run_match, MatchConfig, PlayerFactory, Summary, TimeControl, DEFAULT_MAX_PLIES,
+};
+use checkers::tools::openings::{self, Opening};
+
+/// Arguments of `match`.
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// The first player: random[:seed=N], minimax:DEPTH, or engine[:time=S,nodes=N,depth=N].
+    #[arg(long, value_name = "SPEC")]
+    pub player1: PlayerSpec,
+
+    /// The second player, as --player1.
+    #[arg(long, value_name = "SPEC")]
+    pub player2: PlayerSpec,
+
+    /// Number of games (each opening is played twice, colours swapped).
+    #[arg(long, value_name = "N", default_value_t = 20,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub games: u32,
+
+    /// Seconds per move (default 0.1), counted as the CPU time of the player's thread, so a
+    /// busy machine does not make a player lose on time.
+    #[arg(long = "time-per-move", value_name = "S", conflicts_with = "time_per_game",
+          value_parser = parse_seconds)]
+    pub time_per_move: Option<f64>,
+
+    /// Seconds for all of a player's moves in a game (thread CPU time).
+    #[arg(long = "time-per-game", value_name = "S", value_parser = parse_seconds)]
+    pub time_per_game: Option<f64>,
+
+    /// Openings file (lines of moves from the start), or `start` for none; default: the 156
+    /// ACF three-move ballots.
+    #[arg(long, value_name = "FILE|start")]
+    pub openings: Option<String>,
+
+    /// Draw rules: csci561 (50 plies without capture or crowning; same board thrice),
+    /// dd2380 (50 plies without capture; threefold repetition), none (threefold repetition).
+    #[arg(long = "draw-rule", value_name = "RULE", default_value = "csci561")]
+    pub draw_rule: DrawRule,
+
+    /// Write every game to this file as PDN.
+    #[arg(long, value_name = "FILE")]
+    pub pdn: Option<PathBuf>,
+
+    /// Games played at once.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: u32,
+}
+
+/// A positive, finite number of seconds.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s < 1e6 => Ok(s),
+        _ => Err(format!("`{text}` is not a positive number of seconds")),
+    }
+}
+
+/// Seed of the fixed shuffle of the openings, so a short match samples all kinds of openings.
+const OPENING_SHUFFLE_SEED: u64 = 2380;
+
+/// Runs the match.
+pub fn run(args: &MatchArgs) -> Result<ExitCode> {
+    let openings = match args.openings.as_deref() {
+        Some("start") => vec![Opening::start()],
+        Some(path) => {
+            let bytes = files::read_bytes(path.as_ref())?;
+            let text = String::from_utf8_lossy(&bytes);
+            openings::parse_openings(&text).map_err(|e| BadInput(format!("{path}: {e}")))?
+        }
+        None => openings::shuffled(
+            openings::parse_openings(openings::THREE_MOVE_BALLOTS)
+                .context("the shipped openings")?,
+            OPENING_SHUFFLE_SEED,
+        ),
+    };
+    let time = match (args.time_per_move, args.time_per_game) {
+        (_, Some(s)) => TimeControl::PerGame(Duration::from_secs_f64(s)),
+        (Some(s), None) => TimeControl::PerMove(Duration::from_secs_f64(s)),
+        (None, None) => TimeControl::PerMove(Duration::from_millis(100)),
+    };
+    let config = MatchConfig {
+        player1: PlayerFactory::from_spec(&args.player1),
+        player2: PlayerFactory::from_spec(&args.player2),
+        games: args.games as usize,
+        time,
+        openings,
+        draw_rule: args.draw_rule,
+        jobs: args.jobs as usize,
+        max_plies: DEFAULT_MAX_PLIES,
+        measure: TimeMeasure::ThreadCpu,
+    };
+    let bar = ProgressBar::new(u64::from(args.games));
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed_precise} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let tally = std::sync::Mutex::new(Summary::default());
+    let games = run_match(&config, &|g| {
+        if let Ok(mut t) = tally.lock() {
+            *t = t.with_game(g);
+            bar.set_message(format!("+{} ={} -{}", t.wins, t.draws, t.losses));
+        }
+        bar.inc(1);
+    })?;
+    bar.finish_and_clear();
+    let s = Summary::of(&games);
+    let (elo, low, high) = s.elo();
+    output::println(&format!(
+        "{} vs {}: {} games, {}, draw rule {}",
+        config.player1.name(),
+        config.player2.name(),
+        s.games(),
+        describe(time),
+        args.draw_rule
+    ))?;
+    output::println(&format!(
+        "player1: {} wins, {} draws, {} losses; score {:.1}%",
+        s.wins,
+        s.draws,
+        s.losses,
+        100.0 * s.score()
+    ))?;
+    output::println(&format!(
+        "Elo difference: {} (95% interval {} to {})",
+        signed(elo),
+        signed(low),
+        signed(high)
+    ))?;
+    output::println(&format!(
+        "forfeits on time: player1 {}, player2 {}; illegal moves: player1 {}, player2 {}; no move: player1 {}, player2 {}; adjudicated at {} plies: {}",
+        s.time_forfeits[0],
+        s.time_forfeits[1],
+        s.illegal_moves[0],
+        s.illegal_moves[1],
+        s.no_moves[0],
+        s.no_moves[1],
+        config.max_plies,
+        s.ply_limit
+    ))?;
+    for g in &games {
+        if !matches!(g.termination, checkers::tools::arena::Termination::Rules(_)) {
+            output::println(&format!("game {}: {}", g.index + 1, g.termination))?;
+        }
+    }
+    if let Some(path) = &args.pdn {
+        let event = format!("{} vs {}", config.player1.name(), config.player2.name());
+        files::write_atomic(path, &games_to_pdn(&games, &event)?)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn describe(time: TimeControl) -> String {
+    match time {
+        TimeControl::Unlimited => "no clock".to_owned(),
+        TimeControl::PerMove(d) => format!("{} s a move (thread CPU time)", d.as_secs_f64()),
+        TimeControl::PerGame(d) => format!("{} s a game (thread CPU time)", d.as_secs_f64()),
+    }
+}
+
+fn signed(x: f64) -> String {
+    if x.is_infinite() {
+        if x > 0.0 { "+inf" } else { "-inf" }.to_owned()
+    } else {
+        format!("{x:+.0}")
+    }
+}

@@ -1,0 +1,529 @@
+//! The match runner: two players play a series of games from a list of openings, each opening
+//! twice with the colours swapped, games in parallel, every move checked against the move
+//! generator and timed against the clock. At the end: wins, draws and losses, the score, an Elo
+//! difference with its 95% interval, and the forfeits.
+//!
+//! Players come from [`PlayerFactory`]s, so built-in players ([`PlayerSpec`]) and external ones
+//! (a child process, a network peer) play in the same loop.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rayon::prelude::*;
+use thiserror::Error;
+
+use crate::formats::fen::NotStandard;
+use crate::formats::notation;
+use crate::formats::pdn::{self, GameResult};
+use crate::play::{Clock, Game, GameEnd, Player, PlayerError, PlayerSpec, TimeMeasure};
+use crate::rules::draw::DrawRule;
+use crate::rules::moves::Move;
+use crate::rules::piece::Color;
+use crate::rules::position::Position;
+
+use super::openings::Opening;
+
+/// Makes a fresh player for each game.
+#[derive(Clone)]
+pub struct PlayerFactory {
+    name: String,
+    make: Arc<dyn Fn(u64) -> Box<dyn Player> + Send + Sync>,
+}
+
+impl PlayerFactory {
+    /// A factory named `name` calling `make` with the game's index.
+    pub fn new(
+        name: impl Into<String>,
+        make: impl Fn(u64) -> Box<dyn Player> + Send + Sync + 'static,
+    ) -> PlayerFactory {
+        PlayerFactory {
+            name: name.into(),
+            make: Arc::new(make),
+        }
+    }
+
+    /// A factory of built-in players.
+    #[must_use]
+    pub fn from_spec(spec: &PlayerSpec) -> PlayerFactory {
+        let spec2 = spec.clone();
+        PlayerFactory::new(spec.to_string(), move |i| spec2.build(i))
+    }
+
+    /// The players' name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl std::fmt::Debug for PlayerFactory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "PlayerFactory({})", self.name)
+    }
+}
+
+/// The time control of a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    /// No clock.
+    Unlimited,
+    /// Each move within this time (wall clock).
+    PerMove(Duration),
+    /// All of a player's moves in a game within this time (wall clock).
+    PerGame(Duration),
+}
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The first player (red in even-numbered games).
+    pub player1: PlayerFactory,
+    /// The second player.
+    pub player2: PlayerFactory,
+    /// Number of games.
+    pub games: usize,
+    /// The clock.
+    pub time: TimeControl,
+    /// Openings, each played twice with colours swapped, in order (cycled if games are more).
+    pub openings: Vec<Opening>,
+    /// The draw rules the games are played under.
+    pub draw_rule: DrawRule,
+    /// Games played at once.
+    pub jobs: usize,
+    /// A game still going after this many plies is adjudicated a draw.
+    pub max_plies: usize,
+    /// What the clock counts. In-process players are best timed by their thread's CPU time
+    /// ([`TimeMeasure::ThreadCpu`]), so a busy machine does not make them forfeit.
+    pub measure: TimeMeasure,
+}
+
+/// Plies after which an unfinished game is adjudicated a draw, by default.
+pub const DEFAULT_MAX_PLIES: usize = 400;
+
+/// Why a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// By the rules.
+    Rules(GameEnd),
+    /// `loser` took longer than the clock allowed.
+    TimeForfeit {
+        /// Who lost on time.
+        loser: Color,
+        /// Time used on the last move (or in the game, under a game clock).
+        used: Duration,
+        /// What the clock allowed.
+        allowed: Duration,
+    },
+    /// `loser` answered with a move that is not legal.
+    IllegalMove {
+        /// Who played it.
+        loser: Color,
+        /// What was answered.
+        text: String,
+    },
+    /// `loser` gave no move (a crash or a bug).
+    NoMove {
+        /// Who failed.
+        loser: Color,
+        /// The reason given.
+        reason: String,
+    },
+    /// The game reached the ply limit and was adjudicated a draw.
+    PlyLimit,
+}
+
+impl Termination {
+    /// The winner, `None` for a draw.
+    #[must_use]
+    pub fn winner(&self) -> Option<Color> {
+        match self {
+            Termination::Rules(end) => end.winner(),
+            Termination::TimeForfeit { loser, .. }
+            | Termination::IllegalMove { loser, .. }
+            | Termination::NoMove { loser, .. } => Some(loser.opponent()),
+            Termination::PlyLimit => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Termination {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Termination::Rules(end) => write!(f, "{end}"),
+            Termination::TimeForfeit {
+                loser,
+                used,
+                allowed,
+            } => write!(
+                f,
+                "{} forfeits on time ({:.4} s used, {:.4} s allowed)",
+                loser.name(),
+                used.as_secs_f64(),
+                allowed.as_secs_f64()
+            ),
+            Termination::IllegalMove { loser, text } => {
+                write!(f, "{} forfeits: illegal move {text}", loser.name())
+            }
+            Termination::NoMove { loser, reason } => {
+                write!(f, "{} forfeits: no move ({reason})", loser.name())
+            }
+            Termination::PlyLimit => f.write_str("draw: ply limit reached (adjudicated)"),
+        }
+    }
+}
+
+/// One finished game of a match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedGame {
+    /// Index in the match, from 0.
+    pub index: usize,
+    /// The opening's name.
+    pub opening: String,
+    /// Whether player 1 had red.
+    pub player1_red: bool,
+    /// Red's name.
+    pub red: String,
+    /// Black's name.
+    pub black: String,
+    /// The start position.
+    pub start: Position,
+    /// Every move, the opening's included.
+    pub moves: Vec<Move>,
+    /// How it ended.
+    pub termination: Termination,
+}
+
+impl PlayedGame {
+    /// Player 1's score: 1 for a win, 0.5 for a draw, 0 for a loss.
+    #[must_use]
+    pub fn player1_score(&self) -> f64 {
+        let p1 = if self.player1_red {
+            Color::Red
+        } else {
+            Color::Black
+        };
+        match self.termination.winner() {
+            None => 0.5,
+            Some(c) if c == p1 => 1.0,
+            Some(_) => 0.0,
+        }
+    }
+}
+
+/// Why a match could not be run.
+#[derive(Debug, Error)]
+pub enum ArenaError {
+    /// No opening to play.
+    #[error("the match needs at least one opening")]
+    NoOpenings,
+    /// The worker threads could not be started.
+    #[error("cannot start {jobs} worker threads: {reason}")]
+    Threads {
+        /// Threads asked for.
+        jobs: usize,
+        /// Why not.
+        reason: String,
+    },
+}
+
+/// Plays one game of the match: game `index` uses opening `index / 2`, and player 1 has red in
+/// even games.
+#[must_use]
+pub fn play_game(config: &MatchConfig, index: usize) -> PlayedGame {
+    let opening = &config.openings[(index / 2) % config.openings.len().max(1)];
+    let player1_red = index % 2 == 0;
+    let seed = index as u64;
+    let mut p1 = (config.player1.make)(seed);
+    let mut p2 = (config.player2.make)(seed);
+    p1.new_game();
+    p2.new_game();
+    let (mut red, mut black) = if player1_red { (p1, p2) } else { (p2, p1) };
+    let (red_name, black_name) = if player1_red {
+        (config.player1.name(), config.player2.name())
+    } else {
+        (config.player2.name(), config.player1.name())
+    };
+    let start = Position::start();
+    let mut game = Game::new(start, config.draw_rule);
+    for &mv in &opening.moves {
+        if game.play(mv).is_err() {
+            break;
+        }
+    }
+    let mut left = [Duration::ZERO; 2];
+    if let TimeControl::PerGame(d) = config.time {
+        left = [d, d];
+    }
+    let termination = loop {
+        if let Some(end) = game.outcome() {
+            break Termination::Rules(end);
+        }
+        if game.ply() >= config.max_plies {
+            break Termination::PlyLimit;
+        }
+        let side = game.current().side_to_move();
+        let player: &mut Box<dyn Player> = match side {
+            Color::Red => &mut red,
+            Color::Black => &mut black,
+        };
+        let clock = match config.time {
+            TimeControl::Unlimited => Clock::unlimited(),
+            TimeControl::PerMove(d) => Clock::per_move(d),
+            TimeControl::PerGame(_) => Clock::game_left(left[side as usize]),
+        }
+        .measured_in(config.measure);
+        let answer = player.choose(&game, &clock);
+        let used = clock.elapsed();
+        if let Some(allowed) = clock.limit() {
+            if used > allowed {
+                break Termination::TimeForfeit {
+                    loser: side,
+                    used,
+                    allowed,
+                };
+            }
+            left[side as usize] = allowed.saturating_sub(used);
+        }
+        let mv = match answer {
+            Ok(mv) => mv,
+            Err(PlayerError::Illegal(text)) => {
+                break Termination::IllegalMove { loser: side, text };
+            }
+            Err(e) => {
+                break Termination::NoMove {
+                    loser: side,
+                    reason: e.to_string(),
+                };
+            }
+        };
+        let pos = *game.current();
+        if game.play(mv).is_err() {
+            break Termination::IllegalMove {
+                loser: side,
+                text: format!(
+                    "{} ({}{})",
+                    notation::move_text(&pos, mv),
+                    mv.from(),
+                    if mv.is_capture() { ", a capture" } else { "" }
+                ),
+            };
+        }
+        if let TimeControl::PerMove(_) = config.time {
+            left[side as usize] = Duration::ZERO;
+        }
+    };
+    PlayedGame {
+        index,
+        opening: opening.name.clone(),
+        player1_red,
+        red: red_name.to_owned(),
+        black: black_name.to_owned(),
+        start,
+        moves: game.moves().to_vec(),
+        termination,
+    }
+}
+
+/// Plays the whole match on `config.jobs` threads, calling `on_done` as each game finishes
+/// (in any order); returns the games in index order, so the result does not depend on the jobs.
+pub fn run_match(
+    config: &MatchConfig,
+    on_done: &(dyn Fn(&PlayedGame) + Sync),
+) -> Result<Vec<PlayedGame>, ArenaError> {
+    if config.openings.is_empty() {
+        return Err(ArenaError::NoOpenings);
+    }
+    let jobs = config.jobs.max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| ArenaError::Threads {
+            jobs,
+            reason: e.to_string(),
+        })?;
+    Ok(pool.install(|| {
+        (0..config.games)
+            .into_par_iter()
+            .with_max_len(1)
+            .map(|i| {
+                let g = play_game(config, i);
+                on_done(&g);
+                g
+            })
+            .collect()
+    }))
+}
+
+/// Counts of a match from player 1's side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Games player 1 won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games player 1 lost.
+    pub losses: u32,
+    /// Time forfeits of player 1 and player 2.
+    pub time_forfeits: [u32; 2],
+    /// Illegal moves of player 1 and player 2.
+    pub illegal_moves: [u32; 2],
+    /// Games a player gave no move in (player 1, player 2).
+    pub no_moves: [u32; 2],
+    /// Games adjudicated at the ply limit.
+    pub ply_limit: u32,
+}
+
+impl Summary {
+    /// The counts of `games`.
+    #[must_use]
+    pub fn of(games: &[PlayedGame]) -> Summary {
+        games.iter().fold(Summary::default(), |s, g| s.with_game(g))
+    }
+
+    /// These counts with one more game.
+    #[must_use]
+    pub fn with_game(self, g: &PlayedGame) -> Summary {
+        let mut s = self;
+        {
+            let score = g.player1_score();
+            if score > 0.75 {
+                s.wins += 1;
+            } else if score < 0.25 {
+                s.losses += 1;
+            } else {
+                s.draws += 1;
+            }
+            let who = |loser: Color| usize::from((loser == Color::Red) != g.player1_red);
+            match &g.termination {
+                Termination::TimeForfeit { loser, .. } => s.time_forfeits[who(*loser)] += 1,
+                Termination::IllegalMove { loser, .. } => s.illegal_moves[who(*loser)] += 1,
+                Termination::NoMove { loser, .. } => s.no_moves[who(*loser)] += 1,
+                Termination::PlyLimit => s.ply_limit += 1,
+                Termination::Rules(_) => {}
+            }
+        }
+        s
+    }
+
+    /// Games counted.
+    #[must_use]
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Player 1's score fraction (a draw counts half).
+    #[must_use]
+    pub fn score(&self) -> f64 {
+        let n = self.games();
+        if n == 0 {
+            return 0.5;
+        }
+        (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(n)
+    }
+
+    /// Player 1's Elo difference over player 2 with a 95% interval `(elo, low, high)`, from the
+    /// score and its standard error over the games (infinite when one side scored everything).
+    #[must_use]
+    pub fn elo(&self) -> (f64, f64, f64) {
+        let n = f64::from(self.games());
+        let p = self.score();
+        if n == 0.0 {
+            return (0.0, f64::NEG_INFINITY, f64::INFINITY);
+        }
+        let (w, d, l) = (
+            f64::from(self.wins) / n,
+            f64::from(self.draws) / n,
+            f64::from(self.losses) / n,
+        );
+        let var = w * (1.0 - p).powi(2) + d * (0.5 - p).powi(2) + l * p.powi(2);
+        let se = (var / n).sqrt();
+        if se > 0.0 {
+            return (elo_of(p), elo_of(p - Z95 * se), elo_of(p + Z95 * se));
+        }
+        // Every game had the same result: the normal approximation has no width, so use the
+        // Wilson interval of the score instead.
+        let z2 = Z95 * Z95;
+        let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+        let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+        let low = if p <= 0.0 { 0.0 } else { centre - half };
+        let high = if p >= 1.0 { 1.0 } else { centre + half };
+        (elo_of(p), elo_of(low), elo_of(high))
+    }
+}
+
+/// The normal quantile of a two-sided 95% interval.
+const Z95: f64 = 1.96;
+
+/// The Elo difference that predicts score fraction `p`.
+#[must_use]
+pub fn elo_of(p: f64) -> f64 {
+    if p <= 0.0 {
+        f64::NEG_INFINITY
+    } else if p >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / p - 1.0).log10()
+    }
+}
+
+/// The PDN result of a game.
+#[must_use]
+pub fn pdn_result(game: &PlayedGame) -> GameResult {
+    match game.termination.winner() {
+        Some(color) => GameResult::win(color),
+        None => GameResult::Draw,
+    }
+}
+
+/// A played game as a PDN game: event, round, players (red as White), opening and how the game
+/// ended as tags, then the moves and the result.
+#[must_use]
+pub fn to_pdn_game(game: &PlayedGame, event: &str) -> pdn::Game {
+    let mut out = pdn::Game::new(game.start);
+    out.set_tag("Event", event);
+    out.set_tag("Round", &(game.index + 1).to_string());
+    out.set_tag("White", &game.red);
+    out.set_tag("Black", &game.black);
+    out.set_tag("Opening", &game.opening);
+    out.set_tag("Termination", &game.termination.to_string());
+    for &mv in &game.moves {
+        out.push(mv, None);
+    }
+    out.result = pdn_result(game);
+    out
+}
+
+/// The games as PDN text (see [`to_pdn_game`]).
+pub fn games_to_pdn(games: &[PlayedGame], event: &str) -> Result<String, NotStandard> {
+    let list: Vec<pdn::Game> = games.iter().map(|g| to_pdn_game(g, event)).collect();
+    pdn::write_games(&list)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_of_even_is_zero_and_grows_with_score() {
+        assert!(elo_of(0.5).abs() < 1e-9);
+        assert!((elo_of(0.75) - 190.85).abs() < 0.1);
+        assert_eq!(elo_of(1.0), f64::INFINITY);
+        let s = Summary {
+            wins: 60,
+            draws: 20,
+            losses: 20,
+            ..Summary::default()
+        };
+        let (e, lo, hi) = s.elo();
+        assert!((s.score() - 0.7).abs() < 1e-12);
+        assert!(lo < e && e < hi, "{lo} {e} {hi}");
+        let all = Summary {
+            wins: 10,
+            ..Summary::default()
+        };
+        let (e, lo, hi) = all.elo();
+        assert_eq!(e, f64::INFINITY);
+        assert!(lo.is_finite() && lo > 100.0, "{lo}");
+        assert_eq!(hi, f64::INFINITY);
+    }
+}

@@ -1,0 +1,229 @@
+//! Matches and the `think` and `match` commands: every move of a match legal, node-budget
+//! matches repeatable, bad input rejected with exit code 2.
+
+use std::time::Duration;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+use checkers::formats::notation;
+use checkers::play::{Game, PlayerSpec, TimeMeasure};
+use checkers::rules::draw::DrawRule;
+use checkers::rules::movegen::legal_moves;
+use checkers::tools::arena::{
+    run_match, MatchConfig, PlayedGame, PlayerFactory, Summary, Termination, TimeControl,
+};
+use checkers::tools::openings::{parse_openings, THREE_MOVE_BALLOTS};
+use checkers::Position;
+
+fn checkers() -> Command {
+    Command::cargo_bin("checkers").expect("binary is built")
+}
+
+fn config(p1: &str, p2: &str, games: usize, jobs: usize, time: TimeControl) -> MatchConfig {
+    let spec = |s: &str| PlayerFactory::from_spec(&s.parse::<PlayerSpec>().expect("spec"));
+    MatchConfig {
+        player1: spec(p1),
+        player2: spec(p2),
+        games,
+        time,
+        openings: parse_openings(THREE_MOVE_BALLOTS).expect("shipped openings"),
+        draw_rule: DrawRule::Csci561,
+        jobs,
+        max_plies: 300,
+        measure: TimeMeasure::ThreadCpu,
+    }
+}
+
+/// Replays a played game through the checked game type: every move legal, and the recorded end
+/// agrees with the rules.
+fn assert_legal(g: &PlayedGame) {
+    let mut game = Game::new(g.start, DrawRule::Csci561);
+    for (i, &mv) in g.moves.iter().enumerate() {
+        assert!(
+            legal_moves(game.current()).contains(&mv),
+            "game {} ply {i}: illegal move",
+            g.index
+        );
+        game.play(mv).expect("legal move plays");
+    }
+    match &g.termination {
+        Termination::Rules(end) => assert_eq!(game.outcome(), Some(*end), "game {}", g.index),
+        Termination::PlyLimit => assert!(game.outcome().is_none() && g.moves.len() >= 300),
+        other => panic!("game {}: unexpected forfeit {other}", g.index),
+    }
+}
+
+#[test]
+fn every_move_played_in_a_match_is_legal() {
+    let cfg = config(
+        "engine:nodes=400",
+        "random:seed=5",
+        6,
+        2,
+        TimeControl::PerMove(Duration::from_secs(5)),
+    );
+    let games = run_match(&cfg, &|_| {}).expect("match runs");
+    assert_eq!(games.len(), 6);
+    for g in &games {
+        assert_legal(g);
+        // Openings: game 2k and 2k+1 share an opening with colours swapped.
+        assert_eq!(g.player1_red, g.index % 2 == 0);
+    }
+    assert_eq!(games[0].opening, games[1].opening);
+    assert_eq!(games[0].moves[..3], games[1].moves[..3]);
+    let s = Summary::of(&games);
+    assert_eq!(s.games(), 6);
+    assert_eq!(s.time_forfeits, [0, 0]);
+}
+
+#[test]
+fn a_self_play_match_with_node_budgets_repeats_exactly() {
+    let run = |jobs| {
+        let cfg = config(
+            "engine:nodes=1500",
+            "engine:nodes=1000",
+            4,
+            jobs,
+            TimeControl::Unlimited,
+        );
+        run_match(&cfg, &|_| {}).expect("match runs")
+    };
+    let first = run(1);
+    let second = run(2);
+    assert_eq!(first, second);
+    for g in &first {
+        assert_legal(g);
+    }
+}
+
+#[test]
+fn minimax_plays_legal_games_against_the_engine() {
+    let cfg = config("minimax:2", "engine:depth=3", 2, 1, TimeControl::Unlimited);
+    for g in run_match(&cfg, &|_| {}).expect("match runs") {
+        assert_legal(&g);
+    }
+}
+
+#[test]
+fn think_prints_a_legal_move() {
+    let out = checkers()
+        .args(["think", "--nodes", "2000"])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let start = Position::start();
+    let legal: Vec<String> = legal_moves(&start)
+        .iter()
+        .map(|&m| notation::move_text(&start, m))
+        .collect();
+    assert!(legal.contains(&text.trim().to_owned()), "{text}");
+}
+
+#[test]
+fn think_answers_from_a_fen_with_black_to_move_within_a_millisecond_budget() {
+    // Black to move, a capture forced: 18x27? Black man on 23 must take the red man on 27? No:
+    // black men move down; black on 18 jumps red on 22 landing on 25 (`18x25`).
+    let out = checkers()
+        .args(["think", "--fen", "B:W22,30:B18,3", "--time-ms", "1"])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "18x25");
+}
+
+#[test]
+fn think_prints_none_without_a_legal_move() {
+    checkers()
+        .args(["think", "--fen", "W:W:B1,2", "--depth", "3"])
+        .assert()
+        .code(1)
+        .stdout("none\n");
+}
+
+#[test]
+fn bad_input_exits_2_with_a_clear_message() {
+    checkers()
+        .args(["think", "--fen", "X:W1:B2"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("side to move"));
+    checkers()
+        .args(["match", "--player1", "alphazero", "--player2", "random"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown player"));
+    checkers()
+        .args([
+            "match",
+            "--player1",
+            "random",
+            "--player2",
+            "random",
+            "--openings",
+            "/nonexistent/x",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("/nonexistent/x"));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bad = dir.path().join("openings.txt");
+    std::fs::write(&bad, "24-20 12-16\n24-20 12-17\n").expect("write");
+    checkers()
+        .args([
+            "match",
+            "--player1",
+            "random",
+            "--player2",
+            "random",
+            "--openings",
+        ])
+        .arg(&bad)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("line 2"));
+    checkers()
+        .args([
+            "match",
+            "--player1",
+            "random",
+            "--player2",
+            "random",
+            "--draw-rule",
+            "fide",
+        ])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn match_prints_results_and_writes_pdn() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pdn = dir.path().join("games.pdn");
+    checkers()
+        .args([
+            "match",
+            "--player1",
+            "engine:nodes=300",
+            "--player2",
+            "random",
+            "--games",
+            "2",
+            "--jobs",
+            "1",
+            "--pdn",
+        ])
+        .arg(&pdn)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("player1:").and(predicate::str::contains("Elo")));
+    let text = std::fs::read_to_string(&pdn).expect("pdn written");
+    let games = checkers::formats::pdn::parse_games(&text).expect("our PDN reads back");
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert_eq!(g.start, Position::start());
+        assert!(g.moves.len() >= 3);
+        assert_ne!(g.result, checkers::formats::pdn::GameResult::Unknown);
+    }
+}

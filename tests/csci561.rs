@@ -408,3 +408,30 @@ fn host_single_times_one_move_and_refuses_bad_times() {
         assert_eq!(out.status.code(), Some(2), "{bad}: {out:?}");
     }
 }
+
+#[test]
+fn checkers_match_plays_an_external_agent() {
+    let spec = format!("csci561:{BIN} agent --player engine:nodes=500");
+    let out = Command::new(BIN)
+        .args([
+            "match",
+            "--player1",
+            &spec,
+            "--player2",
+            "random",
+            "--games",
+            "2",
+        ])
+        .args(["--time-per-move", "0.5", "--openings", "start"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert!(stdout.contains(&format!("{spec} vs random")), "{stdout}");
+    assert!(stdout.contains("illegal moves: player1 0"), "{stdout}");
+    let empty = Command::new(BIN)
+        .args(["match", "--player1", "csci561:", "--player2", "random"])
+        .output()
+        .unwrap();
+    assert_eq!(empty.status.code(), Some(2), "{empty:?}");
+}

@@ -11,23 +11,26 @@ use indicatif::{ProgressBar, ProgressStyle};
 use checkers::formats::files;
 
 use super::output::{self, BadInput};
-use checkers::play::{PlayerSpec, TimeMeasure};
+use checkers::play::{Player, PlayerSpec, SpecError, TimeMeasure};
 use checkers::rules::draw::DrawRule;
 use checkers::tools::arena::{
     games_to_pdn, run_match, MatchConfig, PlayerFactory, Summary, TimeControl, DEFAULT_MAX_PLIES,
 };
+use checkers::tools::host::{ExternalAgent, SPEC_PREFIX};
 use checkers::tools::openings::{self, Opening};
 
 /// Arguments of `match`.
 #[derive(Debug, Args)]
 pub struct MatchArgs {
-    /// The first player: random[:seed=N], minimax:DEPTH, or engine[:time=S,nodes=N,depth=N].
+    /// The first player: random[:seed=N], minimax:DEPTH, engine[:time=S,nodes=N,depth=N], or
+    /// csci561:CMD, an external CSCI561 agent run as `sh -c CMD` in a folder of its own once
+    /// per move (its CPU time as the operating system measures it must stay within the clock).
     #[arg(long, value_name = "SPEC")]
-    pub player1: PlayerSpec,
+    pub player1: MatchPlayer,
 
     /// The second player, as --player1.
     #[arg(long, value_name = "SPEC")]
-    pub player2: PlayerSpec,
+    pub player2: MatchPlayer,
 
     /// Number of games (each opening is played twice, colours swapped).
     #[arg(long, value_name = "N", default_value_t = 20,
@@ -64,6 +67,48 @@ pub struct MatchArgs {
     pub jobs: u32,
 }
 
+/// A player of a match: built in, or an external CSCI561 agent (`csci561:CMD`).
+#[derive(Clone, Debug)]
+pub enum MatchPlayer {
+    /// A built-in player.
+    BuiltIn(PlayerSpec),
+    /// An external agent's command.
+    Csci561(String),
+}
+
+impl std::str::FromStr for MatchPlayer {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<MatchPlayer, String> {
+        if let Some(agent) = ExternalAgent::from_spec(text) {
+            return Ok(MatchPlayer::Csci561(agent.name()));
+        }
+        if text.starts_with(SPEC_PREFIX) {
+            return Err(format!("`{text}`: the agent's command is empty"));
+        }
+        text.parse()
+            .map(MatchPlayer::BuiltIn)
+            .map_err(|e: SpecError| e.to_string())
+    }
+}
+
+impl MatchPlayer {
+    /// A factory making a fresh player of this kind for each game.
+    fn factory(&self) -> PlayerFactory {
+        match self {
+            MatchPlayer::BuiltIn(spec) => PlayerFactory::from_spec(spec),
+            MatchPlayer::Csci561(spec) => {
+                let spec2 = spec.clone();
+                PlayerFactory::new(spec.clone(), move |_| {
+                    let agent = ExternalAgent::from_spec(&spec2)
+                        .unwrap_or_else(|| ExternalAgent::new(&spec2));
+                    Box::new(agent)
+                })
+            }
+        }
+    }
+}
+
 /// A positive, finite number of seconds.
 fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
@@ -96,8 +141,8 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
         (None, None) => TimeControl::PerMove(Duration::from_millis(100)),
     };
     let config = MatchConfig {
-        player1: PlayerFactory::from_spec(&args.player1),
-        player2: PlayerFactory::from_spec(&args.player2),
+        player1: args.player1.factory(),
+        player2: args.player2.factory(),
         games: args.games as usize,
         time,
         openings,

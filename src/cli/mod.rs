@@ -9,9 +9,9 @@ mod agent;
 mod bench;
 mod client;
 mod hackerrank;
-mod matches;
 #[cfg(unix)]
 mod host;
+mod matches;
 mod memory;
 pub mod output;
 mod perft;
@@ -25,9 +25,9 @@ use agent::{AgentArgs, CalibrateArgs};
 use bench::BenchArgs;
 use client::ClientArgs;
 use hackerrank::HackerRankArgs;
-use matches::MatchArgs;
 #[cfg(unix)]
 use host::HostArgs;
+use matches::MatchArgs;
 use perft::PerftArgs;
 use server::ServerArgs;
 use show::ShowArgs;

@@ -5,9 +5,9 @@
 
 pub mod arena;
 pub mod bench;
-pub mod openings;
 #[cfg(unix)]
 pub mod host;
+pub mod openings;
 #[cfg(unix)]
 pub mod process;
 pub mod random_boards;

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod egdb;
 mod memory;
 pub mod output;
 mod perft;
@@ -13,6 +14,7 @@ mod solve;
 mod verify;
 
 use bench::BenchArgs;
+use egdb::EgdbArgs;
 use perft::PerftArgs;
 use solve::SolveArgs;
 use verify::VerifyArgs;
@@ -58,6 +60,12 @@ pub enum Command {
     ///
     /// Exit codes: 0 valid (and optimal where proven); 1 invalid or suboptimal; 2 unreadable input.
     Verify(VerifyArgs),
+    /// Endgame databases kept between runs: `checkers egdb build` builds them once.
+    ///
+    /// Later runs read them instead of building (the solver from --egdb DIR, or by default
+    /// from $CHECKERS_EGDB or the platform's cache directory when it exists). Each class is a
+    /// file with a checksum: a damaged one is never trusted, and rebuilt.
+    Egdb(EgdbArgs),
 }
 
 impl Cli {
@@ -67,6 +75,7 @@ impl Cli {
             Some(Command::Perft(args)) => perft::run(&args),
             Some(Command::Bench(args)) => bench::run(&args),
             Some(Command::Verify(args)) => verify::run(&args),
+            Some(Command::Egdb(args)) => egdb::run(&args),
             None => solve::run(&self.solve),
         }
     }

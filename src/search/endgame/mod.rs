@@ -20,6 +20,7 @@
 mod build;
 mod cells;
 mod pieces;
+mod reach;
 pub mod store;
 mod table;
 
@@ -34,6 +35,8 @@ use crate::rules::position::Position;
 use super::score::Score;
 use build::Guard;
 use pieces::{Material, Pieces};
+use reach::Reach;
+pub use reach::REACH_BYTES;
 use store::Store;
 use table::Table;
 
@@ -69,6 +72,8 @@ pub struct EndgameDb {
     store: Option<Store>,
     /// The first database file found damaged (it was rebuilt in memory instead).
     damaged: Option<String>,
+    /// The positions reachable from a puzzle whose classes are too large to build whole.
+    reach: Option<Reach>,
 }
 
 impl EndgameDb {
@@ -169,7 +174,10 @@ impl EndgameDb {
     /// Whether the class of `pos` is built.
     #[must_use]
     pub fn covers(&self, pos: &Position) -> bool {
-        Pieces::of(pos).is_some_and(|p| self.classes.contains_key(&p.material()))
+        Pieces::of(pos).is_some_and(|p| {
+            self.classes.contains_key(&p.material())
+                || self.reach.as_ref().is_some_and(|r| r.raw(p).is_some())
+        })
     }
 
     /// Whether [`prepare_for`](Self::prepare_for) would build anything for `pos`.
@@ -178,20 +186,27 @@ impl EndgameDb {
         self.slots_to_build(pos) > 0
     }
 
-    /// Index slots [`prepare_for`](Self::prepare_for) would build for `pos` (0 if none, or if
-    /// over [`MAX_POSITIONS`]), to judge whether there is time for it.
+    /// Index slots [`prepare_for`](Self::prepare_for) would build for `pos` (0 if none), to
+    /// judge whether there is time for it: of the whole classes when they fit
+    /// [`MAX_POSITIONS`], else of the positions reachable from `pos` when they fit
+    /// [`REACH_BYTES`].
     #[must_use]
     pub fn slots_to_build(&self, pos: &Position) -> usize {
-        self.fitting(pos, MAX_POSITIONS).map_or(0, |m| {
-            m.reachable()
+        match self.fitting(pos, MAX_POSITIONS) {
+            Some(m) => m
+                .reachable()
                 .iter()
                 .filter(|&&c| !self.available(c))
                 .map(|c| c.slots())
-                .sum()
-        })
+                .sum(),
+            None if self.covers(pos) => 0,
+            None => Pieces::of(pos).map_or(0, |p| self.reach_slots(p)),
+        }
     }
 
-    /// Builds the databases of every class `pos` can reach (up to [`MAX_POSITIONS`] in all).
+    /// Builds the databases of every class `pos` can reach (up to [`MAX_POSITIONS`] in all), or
+    /// when they are larger, the values of every position reachable from `pos` (up to
+    /// [`REACH_BYTES`] at the peak).
     /// False when `pos` does not fit (or, which cannot happen without a deadline, a build
     /// failed).
     pub fn prepare_for(&mut self, pos: &Position) -> bool {
@@ -208,20 +223,44 @@ impl EndgameDb {
         pos: &Position,
         deadline: Option<Instant>,
     ) -> Result<bool, BuildError> {
-        let Some(m) = self.fitting(pos, MAX_POSITIONS) else {
-            return Ok(false);
-        };
         let guard = Guard::until(deadline);
+        let Some(m) = self.fitting(pos, MAX_POSITIONS) else {
+            if self.covers(pos) {
+                return Ok(true);
+            }
+            return match Pieces::of(pos) {
+                Some(p) => self.prepare_reach(p, &guard),
+                None => Ok(false),
+            };
+        };
         for class in m.reachable() {
             self.obtain(class, &guard)?;
         }
         Ok(true)
     }
 
+    /// Analyses the positions reachable from `pos` (see the `reach` module), even when the whole
+    /// classes would fit: for tests and measurements. False when `pos` does not fit
+    /// [`REACH_BYTES`].
+    ///
+    /// # Errors
+    /// [`BuildError`] when the analysis did not finish by `deadline`.
+    pub fn prepare_reachable(
+        &mut self,
+        pos: &Position,
+        deadline: Option<Instant>,
+    ) -> Result<bool, BuildError> {
+        match Pieces::of(pos) {
+            Some(p) => self.prepare_reach(p, &Guard::until(deadline)),
+            None => Ok(false),
+        }
+    }
+
     /// Index slots of all the databases built.
     #[must_use]
     pub fn positions(&self) -> usize {
-        self.classes.values().map(Table::len).sum()
+        self.classes.values().map(Table::len).sum::<usize>()
+            + self.reach.as_ref().map_or(0, Reach::positions)
     }
 
     /// The exact score of `pos` seen `ply` plies from the root, when its class is built.
@@ -229,7 +268,9 @@ impl EndgameDb {
     pub fn score(&self, pos: &Position, ply: usize) -> Option<Score> {
         // The search asks at every node once a database exists: most positions have too many
         // pieces, which one count tells before the pieces are converted.
-        if self.classes.is_empty() || pos.occupied().count() as usize > 2 * MAX_GROUP {
+        if (self.classes.is_empty() && self.reach.is_none())
+            || pos.occupied().count() as usize > 2 * MAX_GROUP
+        {
             return None;
         }
         let raw = self.raw(Pieces::of(pos)?)?;
@@ -250,7 +291,10 @@ impl EndgameDb {
         if own == 0 {
             return Some(1);
         }
-        self.classes.get(&m).map(|t| t.get(p.index()))
+        match self.classes.get(&m) {
+            Some(t) => Some(t.get(p.index())),
+            None => self.reach.as_ref()?.raw(p),
+        }
     }
 }
 

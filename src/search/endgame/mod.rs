@@ -36,7 +36,7 @@ use super::score::Score;
 use build::Guard;
 use pieces::{Material, Pieces};
 use reach::Reach;
-pub use reach::REACH_BYTES;
+pub use reach::{REACH_BYTES, REACH_PIECES};
 use store::Store;
 use table::Table;
 

@@ -34,6 +34,10 @@ use super::{BuildError, EndgameDb, MAX_GROUP};
 /// rest of the program this keeps a run within 2 GiB.
 pub const REACH_BYTES: usize = 1_600 << 20;
 
+/// Most pieces on the board for the reachable-only analysis: beyond six, the men's placements
+/// and the kings they crown into make it too large to finish within a turn.
+pub const REACH_PIECES: usize = 6;
+
 /// Positions decoded per task of the first pass.
 const FIRST_CHUNK: usize = 1 << 15;
 
@@ -216,10 +220,14 @@ impl Reach {
 impl EndgameDb {
     /// The classes to analyse for `root` (those not held in full and not yet analysed), with
     /// their layouts and the domain, or `None` when `root` does not fit: a side without pieces
-    /// or with more than [`MAX_GROUP`], or more than [`REACH_BYTES`] at the peak.
+    /// or with more than [`MAX_GROUP`], more than [`REACH_PIECES`] in all, or more than
+    /// [`REACH_BYTES`] at the peak.
     fn reach_plan(&self, root: Pieces) -> Option<(Domain, Vec<(Material, Layout)>)> {
         let m = root.material();
-        if !(1..=MAX_GROUP).contains(&m.reds()) || !(1..=MAX_GROUP).contains(&m.blacks()) {
+        if !(1..=MAX_GROUP).contains(&m.reds())
+            || !(1..=MAX_GROUP).contains(&m.blacks())
+            || m.reds() + m.blacks() > REACH_PIECES
+        {
             return None;
         }
         let domain = match &self.reach {

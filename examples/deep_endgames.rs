@@ -1,6 +1,8 @@
 //! Finds positions of one material with long exact wins, from the reachable-only analysis of a
 //! root puzzle: random placements of the root's pieces (men where the root's men can walk),
-//! red to move, whose value is a red win in `MIN..=MAX` plies.
+//! red to move, whose value is a red win in `MIN..=MAX` plies and that start quietly: red has
+//! at least two moves, none a capture, and none lets black capture (so that the win is not a
+//! trade into fewer pieces at once).
 //!
 //! `cargo run --release --example deep_endgames -- ROOT.txt MIN MAX COUNT [SEED]`
 
@@ -8,6 +10,7 @@ use std::time::Instant;
 
 use anyhow::{anyhow, Context};
 use checkers::formats::input;
+use checkers::rules::movegen;
 use checkers::search::endgame::EndgameDb;
 use checkers::{Color, Position};
 
@@ -80,6 +83,17 @@ fn main() -> anyhow::Result<()> {
         let Some(score) = db.score(&pos, 0) else {
             continue;
         };
+        let moves = movegen::legal_moves(&pos);
+        let quiet = moves.len() >= 2
+            && moves.iter().all(|m| {
+                !m.is_capture()
+                    && movegen::legal_moves(&pos.play(*m))
+                        .iter()
+                        .all(|r| !r.is_capture())
+            });
+        if !quiet {
+            continue;
+        }
         if score.is_win()
             && score
                 .plies_to_end()

@@ -12,6 +12,7 @@ mod hackerrank;
 #[cfg(unix)]
 mod host;
 mod matches;
+mod egdb;
 mod memory;
 pub mod output;
 mod perft;
@@ -28,6 +29,7 @@ use hackerrank::HackerRankArgs;
 #[cfg(unix)]
 use host::HostArgs;
 use matches::MatchArgs;
+use egdb::EgdbArgs;
 use perft::PerftArgs;
 use server::ServerArgs;
 use show::ShowArgs;
@@ -129,6 +131,12 @@ pub enum Command {
     ///
     /// Exit codes: 0 the match was played; 2 a bad player, option or openings file.
     Match(MatchArgs),
+    /// Endgame databases kept between runs: `checkers egdb build` builds them once.
+    ///
+    /// Later runs read them instead of building (the solver from --egdb DIR, or by default
+    /// from $CHECKERS_EGDB or the platform's cache directory when it exists). Each class is a
+    /// file with a checksum: a damaged one is never trusted, and rebuilt.
+    Egdb(EgdbArgs),
 }
 
 impl Cli {
@@ -148,6 +156,7 @@ impl Cli {
             Some(Command::Hackerrank(args)) => hackerrank::run(&args),
             Some(Command::Think(args)) => think::run(&args, started),
             Some(Command::Match(args)) => matches::run(&args),
+            Some(Command::Egdb(args)) => egdb::run(&args),
             None => solve::run(&self.solve),
         }
     }

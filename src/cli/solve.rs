@@ -10,6 +10,8 @@ use clap::Args;
 use checkers::formats::export::{self, OutputFormat};
 use checkers::formats::{files, input};
 use checkers::rules::game::Outcome;
+use checkers::search::endgame::store::Store;
+use checkers::search::endgame::EndgameDb;
 use checkers::search::solve::{self, Solution, SolveOptions, UnprovenMove};
 use checkers::{Color, SetupWarning};
 
@@ -50,6 +52,11 @@ pub struct SolveArgs {
 
     #[command(flatten)]
     pub engine: EngineArgs,
+
+    /// Directory of endgame databases built by `checkers egdb build`, read instead of building
+    /// them (default: $CHECKERS_EGDB, else the platform's cache directory, when it exists).
+    #[arg(long, value_name = "DIR")]
+    pub egdb: Option<PathBuf>,
 
     /// Print nothing on stderr but errors.
     ///
@@ -197,7 +204,11 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
             output::eprintln(&format!("checkers: warning: {name}: {warning}"))?;
         }
     }
-    let solution = solve::solve(puzzle, &solve_options(&args.engine));
+    let endgame = match super::egdb::store_dir(args.egdb.as_ref()) {
+        Some(dir) if args.egdb.is_some() || dir.is_dir() => EndgameDb::with_store(Store::new(dir)),
+        _ => EndgameDb::default(),
+    };
+    let solution = solve::solve_with(puzzle, &solve_options(&args.engine), endgame);
     let event = args
         .inputfile
         .as_ref()

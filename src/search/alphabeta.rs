@@ -116,6 +116,11 @@ impl Searcher {
         self.tt.hit_rate()
     }
 
+    /// Replaces the endgame databases (for example with ones reading a store built earlier).
+    pub fn set_endgame(&mut self, endgame: EndgameDb) {
+        self.endgame = endgame;
+    }
+
     /// Positions (index slots) held by the endgame databases built so far.
     #[must_use]
     pub fn endgame_positions(&self) -> usize {

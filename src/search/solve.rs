@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use crate::rules::game::{GameRecord, Outcome};
 use crate::rules::position::Position;
-use crate::search::endgame::BuildError;
+use crate::search::endgame::{BuildError, EndgameDb};
 use crate::search::{Features, Limits, Score, SearchStats, Searcher};
 
 /// How to play a puzzle.
@@ -136,9 +136,17 @@ const QUICK_DEPTH: u32 = 4;
 /// Plays the game from `puzzle` (red to move) to its end.
 #[must_use]
 pub fn solve(puzzle: Position, options: &SolveOptions) -> Solution {
+    solve_with(puzzle, options, EndgameDb::default())
+}
+
+/// [`solve`] with endgame databases to start from (for example reading a store of databases
+/// built earlier, see [`EndgameDb::with_store`]).
+#[must_use]
+pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) -> Solution {
     let started = Instant::now();
     let soft_deadline = started + options.time_limit.mul_f64(1.0 - RESERVE);
     let mut searcher = Searcher::with_features(options.tt_megabytes, options.features);
+    searcher.set_endgame(endgame);
     let mut game = GameRecord::new(puzzle, options.fifty_move_rule);
     let mut root_score = None;
     let mut proven = true;

@@ -32,7 +32,7 @@ impl Guard {
     }
 
     /// Whether the build must stop now (the deadline has passed, here or in another task).
-    fn stop(&self) -> bool {
+    pub(super) fn stop(&self) -> bool {
         if self.hit.load(Ordering::Relaxed) {
             return true;
         }
@@ -42,17 +42,22 @@ impl Guard {
         }
         passed
     }
+
+    /// Whether a look-up found a class missing (the build must fail).
+    pub(super) fn found_missing(&self) -> bool {
+        self.missing.load(Ordering::Relaxed)
+    }
 }
 
 /// Flag of a settled position during the analysis.
-const SETTLED: u16 = 0x8000;
+pub(super) const SETTLED: u16 = 0x8000;
 
 /// Bitmap words (of 32 positions) per task when one distance's positions are shared out over
 /// the rayon pool.
-const BITMAP_CHUNK: usize = 512;
+pub(super) const BITMAP_CHUNK: usize = 512;
 
 /// The list of positions at `distance`, the lists growing as far as needed.
-fn at(lists: &mut Vec<Vec<u32>>, distance: usize) -> &mut Vec<u32> {
+pub(super) fn at(lists: &mut Vec<Vec<u32>>, distance: usize) -> &mut Vec<u32> {
     if lists.len() <= distance {
         lists.resize_with(distance + 1, Vec::new);
     }
@@ -61,24 +66,24 @@ fn at(lists: &mut Vec<Vec<u32>>, distance: usize) -> &mut Vec<u32> {
 
 /// The best result over some of a position's moves.
 #[derive(Clone, Copy, Debug)]
-struct Outcome {
+pub(super) struct Outcome {
     /// Plies of the fastest win found.
-    best_win: Option<usize>,
+    pub(super) best_win: Option<usize>,
     /// Plies of the slowest loss found (0 when none).
-    longest_loss: usize,
+    pub(super) longest_loss: usize,
     /// Whether some move leads to a draw.
-    draw: bool,
+    pub(super) draw: bool,
 }
 
 impl Outcome {
-    const NONE: Outcome = Outcome {
+    pub(super) const NONE: Outcome = Outcome {
         best_win: None,
         longest_loss: 0,
         draw: false,
     };
 
     /// Adds a move into a position (the opponent to move) of stored value `raw`.
-    fn add(&mut self, raw: u16) {
+    pub(super) fn add(&mut self, raw: u16) {
         match raw {
             0 => self.draw = true,
             v if (v - 1) % 2 == 0 => {
@@ -90,7 +95,7 @@ impl Outcome {
     }
 
     /// The value when these are all the moves: plies to the end, `None` for a draw.
-    fn value(self) -> Option<usize> {
+    pub(super) fn value(self) -> Option<usize> {
         match (self.best_win, self.draw) {
             (Some(w), _) => Some(w),
             (None, true) => None,
@@ -433,7 +438,7 @@ impl EndgameDb {
 
     /// The best result over the capture sequences of a position whose side to move must
     /// capture, from the classes they lead to.
-    fn capture_outcome(&self, p: Pieces, guard: &Guard) -> Outcome {
+    pub(super) fn capture_outcome(&self, p: Pieces, guard: &Guard) -> Outcome {
         let mut outcome = Outcome::NONE;
         captures(p, &mut |child| outcome.add(self.built(child, guard)));
         outcome
@@ -442,7 +447,7 @@ impl EndgameDb {
     /// The stored value of `p`, whose class is built before any class that leads to it.
     /// A missing class sets the guard's flag, which fails the build: its positions are never
     /// read as draws.
-    fn built(&self, p: Pieces, guard: &Guard) -> u16 {
+    pub(super) fn built(&self, p: Pieces, guard: &Guard) -> u16 {
         self.raw(p).unwrap_or_else(|| {
             guard.missing.store(true, Ordering::Relaxed);
             0
@@ -451,7 +456,7 @@ impl EndgameDb {
 }
 
 /// Concatenates two lists of lists, index by index.
-fn merge(mut a: Vec<Vec<u32>>, b: Vec<Vec<u32>>) -> Vec<Vec<u32>> {
+pub(super) fn merge(mut a: Vec<Vec<u32>>, b: Vec<Vec<u32>>) -> Vec<Vec<u32>> {
     if a.len() < b.len() {
         a.resize_with(b.len(), Vec::new);
     }

@@ -20,6 +20,9 @@
 mod build;
 mod cells;
 mod pieces;
+mod reach;
+pub mod store;
+mod table;
 
 use std::time::Instant;
 
@@ -32,6 +35,10 @@ use crate::rules::position::Position;
 use super::score::Score;
 use build::Guard;
 use pieces::{Material, Pieces};
+use reach::Reach;
+pub use reach::{REACH_BYTES, REACH_PIECES};
+use store::Store;
+use table::Table;
 
 /// Why a database was not built. Its positions are then not covered: the search handles them,
 /// and nothing is read from a class that is not complete.
@@ -60,20 +67,81 @@ const MAX_GROUP: usize = 5;
 /// Exact values of positions of a few pieces, class by class.
 #[derive(Debug, Default)]
 pub struct EndgameDb {
-    classes: FxHashMap<Material, Vec<u16>>,
+    classes: FxHashMap<Material, Table>,
+    /// Where classes built earlier are read from instead of being built again.
+    store: Option<Store>,
+    /// The first database file found damaged (it was rebuilt in memory instead).
+    damaged: Option<String>,
+    /// The positions reachable from a puzzle whose classes are too large to build whole.
+    reach: Option<Reach>,
 }
 
 impl EndgameDb {
+    /// Databases that read the classes kept in `store` instead of building them (the classes
+    /// it lacks are built in memory, not written: `checkers egdb build` writes them).
+    #[must_use]
+    pub fn with_store(store: Store) -> EndgameDb {
+        EndgameDb {
+            store: Some(store),
+            ..EndgameDb::default()
+        }
+    }
+
+    /// The store read from, if any.
+    #[must_use]
+    pub fn store(&self) -> Option<&Store> {
+        self.store.as_ref()
+    }
+
+    /// The first database file found damaged and not trusted, with why.
+    #[must_use]
+    pub fn damaged_file(&self) -> Option<&str> {
+        self.damaged.as_deref()
+    }
+
+    /// Whether `class` is held or can be read from the store.
+    fn available(&self, class: Material) -> bool {
+        self.classes.contains_key(&class) || self.store.as_ref().is_some_and(|s| s.present(class))
+    }
+
     /// The material of `pos` when it can have a database: all pieces on cells of one colour,
-    /// each side with one to [`MAX_GROUP`] pieces, and at most `limit` index slots over all the
-    /// classes it can reach.
-    fn fitting(pos: &Position, limit: usize) -> Option<Material> {
+    /// each side with one to [`MAX_GROUP`] pieces, and at most `limit` index slots to build
+    /// over all the classes it can reach (classes held or in the store cost nothing).
+    fn fitting(&self, pos: &Position, limit: usize) -> Option<Material> {
         let m = Pieces::of(pos)?.material();
         // Crowning can turn every man of a side into a king: bound the sides, not the groups.
         let fits = (1..=MAX_GROUP).contains(&m.reds())
             && (1..=MAX_GROUP).contains(&m.blacks())
-            && m.reachable().iter().map(|c| c.slots()).sum::<usize>() <= limit;
+            && m.reachable()
+                .iter()
+                .filter(|&&c| !self.available(c))
+                .map(|c| c.slots())
+                .sum::<usize>()
+                <= limit;
         fits.then_some(m)
+    }
+
+    /// Makes `class` held: read from the store when it has an undamaged file, else built (the
+    /// classes it leads to being held).
+    fn obtain(&mut self, class: Material, guard: &Guard) -> Result<(), BuildError> {
+        if self.classes.contains_key(&class) {
+            return Ok(());
+        }
+        if let Some(store) = &self.store {
+            match store.load(class) {
+                Ok(Some(table)) => {
+                    self.classes.insert(class, table);
+                    return Ok(());
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    self.damaged.get_or_insert(e.to_string());
+                }
+            }
+        }
+        let table = self.build(class, guard)?;
+        self.classes.insert(class, Table::from_words(table));
+        Ok(())
     }
 
     /// Whether `pos` is covered: its classes are built, or it is a kings-only position small
@@ -96,7 +164,7 @@ impl EndgameDb {
         if self.covers(pos) {
             return Ok(true);
         }
-        if pos.kings() == pos.occupied() && Self::fitting(pos, QUICK_POSITIONS).is_some() {
+        if pos.kings() == pos.occupied() && self.fitting(pos, QUICK_POSITIONS).is_some() {
             self.prepare_for_until(pos, deadline)
         } else {
             Ok(false)
@@ -106,7 +174,10 @@ impl EndgameDb {
     /// Whether the class of `pos` is built.
     #[must_use]
     pub fn covers(&self, pos: &Position) -> bool {
-        Pieces::of(pos).is_some_and(|p| self.classes.contains_key(&p.material()))
+        Pieces::of(pos).is_some_and(|p| {
+            self.classes.contains_key(&p.material())
+                || self.reach.as_ref().is_some_and(|r| r.raw(p).is_some())
+        })
     }
 
     /// Whether [`prepare_for`](Self::prepare_for) would build anything for `pos`.
@@ -115,20 +186,27 @@ impl EndgameDb {
         self.slots_to_build(pos) > 0
     }
 
-    /// Index slots [`prepare_for`](Self::prepare_for) would build for `pos` (0 if none, or if
-    /// over [`MAX_POSITIONS`]), to judge whether there is time for it.
+    /// Index slots [`prepare_for`](Self::prepare_for) would build for `pos` (0 if none), to
+    /// judge whether there is time for it: of the whole classes when they fit
+    /// [`MAX_POSITIONS`], else of the positions reachable from `pos` when they fit
+    /// [`REACH_BYTES`].
     #[must_use]
     pub fn slots_to_build(&self, pos: &Position) -> usize {
-        Self::fitting(pos, MAX_POSITIONS).map_or(0, |m| {
-            m.reachable()
+        match self.fitting(pos, MAX_POSITIONS) {
+            Some(m) => m
+                .reachable()
                 .iter()
-                .filter(|c| !self.classes.contains_key(c))
+                .filter(|&&c| !self.available(c))
                 .map(|c| c.slots())
-                .sum()
-        })
+                .sum(),
+            None if self.covers(pos) => 0,
+            None => Pieces::of(pos).map_or(0, |p| self.reach_slots(p)),
+        }
     }
 
-    /// Builds the databases of every class `pos` can reach (up to [`MAX_POSITIONS`] in all).
+    /// Builds the databases of every class `pos` can reach (up to [`MAX_POSITIONS`] in all), or
+    /// when they are larger, the values of every position reachable from `pos` (up to
+    /// [`REACH_BYTES`] at the peak).
     /// False when `pos` does not fit (or, which cannot happen without a deadline, a build
     /// failed).
     pub fn prepare_for(&mut self, pos: &Position) -> bool {
@@ -145,23 +223,44 @@ impl EndgameDb {
         pos: &Position,
         deadline: Option<Instant>,
     ) -> Result<bool, BuildError> {
-        let Some(m) = Self::fitting(pos, MAX_POSITIONS) else {
-            return Ok(false);
-        };
         let guard = Guard::until(deadline);
-        for class in m.reachable() {
-            if !self.classes.contains_key(&class) {
-                let table = self.build(class, &guard)?;
-                self.classes.insert(class, table);
+        let Some(m) = self.fitting(pos, MAX_POSITIONS) else {
+            if self.covers(pos) {
+                return Ok(true);
             }
+            return match Pieces::of(pos) {
+                Some(p) => self.prepare_reach(p, &guard),
+                None => Ok(false),
+            };
+        };
+        for class in m.reachable() {
+            self.obtain(class, &guard)?;
         }
         Ok(true)
+    }
+
+    /// Analyses the positions reachable from `pos` (see the `reach` module), even when the whole
+    /// classes would fit: for tests and measurements. False when `pos` does not fit
+    /// [`REACH_BYTES`].
+    ///
+    /// # Errors
+    /// [`BuildError`] when the analysis did not finish by `deadline`.
+    pub fn prepare_reachable(
+        &mut self,
+        pos: &Position,
+        deadline: Option<Instant>,
+    ) -> Result<bool, BuildError> {
+        match Pieces::of(pos) {
+            Some(p) => self.prepare_reach(p, &Guard::until(deadline)),
+            None => Ok(false),
+        }
     }
 
     /// Index slots of all the databases built.
     #[must_use]
     pub fn positions(&self) -> usize {
-        self.classes.values().map(Vec::len).sum()
+        self.classes.values().map(Table::len).sum::<usize>()
+            + self.reach.as_ref().map_or(0, Reach::positions)
     }
 
     /// The exact score of `pos` seen `ply` plies from the root, when its class is built.
@@ -169,7 +268,9 @@ impl EndgameDb {
     pub fn score(&self, pos: &Position, ply: usize) -> Option<Score> {
         // The search asks at every node once a database exists: most positions have too many
         // pieces, which one count tells before the pieces are converted.
-        if self.classes.is_empty() || pos.occupied().count() as usize > 2 * MAX_GROUP {
+        if (self.classes.is_empty() && self.reach.is_none())
+            || pos.occupied().count() as usize > 2 * MAX_GROUP
+        {
             return None;
         }
         let raw = self.raw(Pieces::of(pos)?)?;
@@ -190,7 +291,10 @@ impl EndgameDb {
         if own == 0 {
             return Some(1);
         }
-        self.classes.get(&m).map(|t| t[p.index()])
+        match self.classes.get(&m) {
+            Some(t) => Some(t.get(p.index())),
+            None => self.reach.as_ref()?.raw(p),
+        }
     }
 }
 

@@ -85,6 +85,36 @@ impl Material {
     }
 }
 
+impl Material {
+    /// Every class of at most `pieces` pieces with at least one piece a side and at most
+    /// `max_side` a side, each after the classes it leads to.
+    pub(super) fn all_up_to(pieces: usize, max_side: usize) -> Vec<Material> {
+        let mut out = Vec::new();
+        let n = pieces.min(2 * max_side) as u8;
+        for red_kings in 0..=n {
+            for red_men in 0..=n - red_kings {
+                for black_kings in 0..=n - red_kings - red_men {
+                    for black_men in 0..=n - red_kings - red_men - black_kings {
+                        let m = Material {
+                            red_kings,
+                            red_men,
+                            black_kings,
+                            black_men,
+                        };
+                        if (1..=max_side).contains(&m.reds())
+                            && (1..=max_side).contains(&m.blacks())
+                        {
+                            out.push(m);
+                        }
+                    }
+                }
+            }
+        }
+        out.sort_by_key(|m| (m.reds() + m.blacks(), m.red_men + m.black_men, *m));
+        out
+    }
+}
+
 impl std::fmt::Display for Material {
     /// Red's kings and men against black's, as in `2K1M v 2K`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -1,0 +1,81 @@
+//! `checkers egdb build` writes databases once; the solver reads them (`--egdb DIR`) and plays
+//! the same line as when it builds them itself.
+
+use std::fs;
+use std::path::Path;
+
+use assert_cmd::Command;
+
+fn checkers() -> Command {
+    let mut cmd = Command::cargo_bin("checkers").expect("binary is built");
+    // The default directory must not leak in from the machine running the tests.
+    cmd.env("CHECKERS_EGDB", "/nonexistent/checkers-egdb-test");
+    cmd
+}
+
+fn puzzle(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("puzzles")
+        .join(name)
+}
+
+#[test]
+fn built_databases_are_reused_and_give_the_same_line() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let store = dir.path().join("egdb");
+    let out = checkers()
+        .args(["egdb", "build", "--pieces", "4", "--egdb"])
+        .arg(&store)
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{out:?}");
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("3K v 1K") && log.contains("built"), "{log}");
+    let files = fs::read_dir(&store).expect("written").count();
+    assert_eq!(files, 41, "one file per class of 2 to 4 pieces");
+    // A second build reads the files and builds nothing.
+    let again = checkers()
+        .args(["egdb", "build", "--pieces", "4", "--egdb"])
+        .arg(&store)
+        .output()
+        .expect("runs");
+    assert!(again.status.success());
+    assert!(
+        String::from_utf8_lossy(&again.stderr).contains(": 0 classes built"),
+        "{again:?}"
+    );
+    for name in ["kings-2v1-far-corner.txt", "men-2-vs-king.txt"] {
+        let with = dir.path().join("with.txt");
+        let without = dir.path().join("without.txt");
+        checkers()
+            .args(["-q", "--egdb"])
+            .arg(&store)
+            .arg("--inputfile")
+            .arg(puzzle(name))
+            .arg("--outputfile")
+            .arg(&with)
+            .assert()
+            .success();
+        checkers()
+            .args(["-q", "--inputfile"])
+            .arg(puzzle(name))
+            .arg("--outputfile")
+            .arg(&without)
+            .assert()
+            .success();
+        assert_eq!(
+            fs::read(&with).expect("written"),
+            fs::read(&without).expect("written"),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn egdb_build_refuses_a_bad_piece_count() {
+    checkers()
+        .args(["egdb", "build", "--pieces", "7"])
+        .assert()
+        .failure()
+        .code(2);
+}

@@ -227,3 +227,63 @@ fn match_prints_results_and_writes_pdn() {
         assert_ne!(g.result, checkers::formats::pdn::GameResult::Unknown);
     }
 }
+
+/// A player that plays a step that is never legal.
+struct Cheater;
+
+impl checkers::play::Player for Cheater {
+    fn name(&self) -> String {
+        "cheater".to_owned()
+    }
+
+    fn choose(
+        &mut self,
+        _game: &Game,
+        _clock: &checkers::play::Clock,
+    ) -> Result<checkers::Move, checkers::play::PlayerError> {
+        let sq = |r, c| checkers::Square::new(r, c).expect("on the board");
+        Ok(checkers::Move::new(
+            sq(4, 4),
+            sq(0, 0),
+            checkers::Bitboard::EMPTY,
+        ))
+    }
+}
+
+/// A player that gives up.
+struct Broken;
+
+impl checkers::play::Player for Broken {
+    fn name(&self) -> String {
+        "broken".to_owned()
+    }
+
+    fn choose(
+        &mut self,
+        _game: &Game,
+        _clock: &checkers::play::Clock,
+    ) -> Result<checkers::Move, checkers::play::PlayerError> {
+        Err(checkers::play::PlayerError::Failed("crashed".to_owned()))
+    }
+}
+
+#[test]
+fn illegal_or_missing_moves_forfeit_and_the_match_goes_on() {
+    for (factory, illegal) in [
+        (PlayerFactory::new("cheater", |_| Box::new(Cheater)), true),
+        (PlayerFactory::new("broken", |_| Box::new(Broken)), false),
+    ] {
+        let mut cfg = config("random", "random", 4, 1, TimeControl::Unlimited);
+        cfg.player2 = factory;
+        let games = run_match(&cfg, &|_| {}).expect("match runs");
+        assert_eq!(games.len(), 4);
+        let s = Summary::of(&games);
+        assert_eq!(s.wins, 4, "player 1 wins every game by forfeit");
+        if illegal {
+            assert_eq!(s.illegal_moves, [0, 4]);
+        } else {
+            assert_eq!(s.no_moves, [0, 4]);
+            assert!(games[0].termination.to_string().contains("crashed"));
+        }
+    }
+}

@@ -53,7 +53,7 @@ pub struct Clock {
 }
 
 /// Smallest safety margin kept below a limit.
-const MIN_MARGIN: Duration = Duration::from_micros(1_500);
+const MIN_MARGIN: Duration = Duration::from_millis(2);
 /// Largest safety margin kept below a limit.
 const MAX_MARGIN: Duration = Duration::from_millis(50);
 
@@ -180,10 +180,10 @@ fn cpu_now(measure: TimeMeasure) -> Option<Duration> {
     }
 }
 
-/// The safety margin below a limit `d`: a tenth of it, within [`MIN_MARGIN`] and [`MAX_MARGIN`],
+/// The safety margin below a limit `d`: a fifth of it, within [`MIN_MARGIN`] and [`MAX_MARGIN`],
 /// and never more than half of it.
 fn minus_margin(d: Duration) -> Duration {
-    let margin = (d / 10).clamp(MIN_MARGIN, MAX_MARGIN).min(d / 2);
+    let margin = (d / 5).clamp(MIN_MARGIN, MAX_MARGIN).min(d / 2);
     d.saturating_sub(margin)
 }
 

@@ -25,7 +25,7 @@ pub const MAX_PLY: usize = 256;
 /// Scores beyond this are wins or losses at a known distance.
 const WIN_BOUND: i32 = WIN - MAX_PLY as i32 - 1;
 /// How often (in nodes) the clock is read.
-const CLOCK_INTERVAL: u64 = 512;
+const CLOCK_INTERVAL: u64 = 256;
 
 /// A score seen from the root converted to one relative to a node `ply` plies deep (for the table).
 #[must_use]

@@ -44,8 +44,12 @@ fn agrees_everywhere(rows: &str) -> usize {
     let table = solve_reachable(&root, 3_000_000).expect("small enough to enumerate");
     let mut compared = 0;
     for (pos, value) in table.iter() {
-        assert_eq!(db_value(&reach, pos), value, "position {pos:?}");
-        assert_eq!(reach.score(pos, 0), whole.score(pos, 0), "position {pos:?}");
+        assert_eq!(db_value(&reach, &pos), value, "position {pos:?}");
+        assert_eq!(
+            reach.score(&pos, 0),
+            whole.score(&pos, 0),
+            "position {pos:?}"
+        );
         compared += 1;
     }
     compared

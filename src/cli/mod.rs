@@ -8,11 +8,11 @@ use clap::{Parser, Subcommand};
 mod agent;
 mod bench;
 mod client;
+mod egdb;
 mod hackerrank;
 #[cfg(unix)]
 mod host;
 mod matches;
-mod egdb;
 mod memory;
 pub mod output;
 mod perft;
@@ -25,11 +25,11 @@ mod verify;
 use agent::{AgentArgs, CalibrateArgs};
 use bench::BenchArgs;
 use client::ClientArgs;
+use egdb::EgdbArgs;
 use hackerrank::HackerRankArgs;
 #[cfg(unix)]
 use host::HostArgs;
 use matches::MatchArgs;
-use egdb::EgdbArgs;
 use perft::PerftArgs;
 use server::ServerArgs;
 use show::ShowArgs;

@@ -37,7 +37,8 @@ use solve::SolveArgs;
 use think::ThinkArgs;
 use verify::VerifyArgs;
 
-/// Solves checkers (English draughts) endgame puzzles optimally.
+/// A checkers (English draughts) engine: solves endgame puzzles optimally, plays, and speaks the
+/// assignments' protocols.
 ///
 /// With --inputfile and --outputfile, reads a puzzle (8 lines of 8 characters from `.rRbB`, red to
 /// move), plays both sides with alpha-beta search and writes every state of the game to its end:
@@ -87,8 +88,10 @@ pub enum Command {
     /// drawn); 1 it could not be played to its end (refused or dropped connection, malformed or
     /// illegal line from the server).
     Client(ClientArgs),
-    /// Referee KTH DD2380 games over TCP: standalone games against a built-in player, and games
-    /// between two clients paired by key. Ctrl-C stops accepting; running games finish.
+    /// Referee KTH DD2380 games over TCP.
+    ///
+    /// Standalone games against a built-in player, and games between two clients paired by key.
+    /// Ctrl-C stops accepting; running games finish.
     Server(ServerArgs),
     /// USC CSCI561 agent: read input.txt, write one move to output.txt.
     ///
@@ -100,8 +103,9 @@ pub enum Command {
     Agent(AgentArgs),
     /// Measure this machine's search speed for the CSCI561 agent (writes calibration.txt).
     Calibrate(CalibrateArgs),
-    /// Referee for CSCI561 agents: play two agent commands against each other, measuring each
-    /// move's CPU time, and write the games as PDN.
+    /// Referee for CSCI561 agents: play two agent commands against each other.
+    ///
+    /// Measures each move's CPU time and writes the games as PDN.
     ///
     /// Each agent runs in a temporary folder of its own, as `sh -c CMD`, once per move: the host
     /// writes input.txt (GAME, its colour, its CPU seconds left, the board), charges the CPU
@@ -110,11 +114,14 @@ pub enum Command {
     /// a missing, malformed or illegal answer; a drawn game names the agent with more time left.
     #[cfg(unix)]
     Host(HostArgs),
-    /// Pictures of a puzzle and its solution: boards in the terminal (Unicode pieces, coloured
-    /// on a terminal), an SVG diagram (--svg), or an offline HTML page stepping through the game
-    /// (--html).
+    /// Pictures of a puzzle and its solution: terminal boards, SVG or an offline HTML replay.
+    ///
+    /// Boards in the terminal (Unicode pieces, coloured on a terminal), an SVG diagram (--svg), or
+    /// an offline HTML page stepping through the game (--html).
     Show(ShowArgs),
-    /// The HackerRank bot: reads the player (`b`/`w`), the board size (8) and 8 rows of
+    /// The HackerRank bot: one move for the position on standard input.
+    ///
+    /// Reads the player (`b`/`w`), the board size (8) and 8 rows of
     /// `_ b w B W` on standard input and prints its move: the number of hops, then `row col`
     /// of the start and of every landing cell (0-based from the top-left). A man crowned during a
     /// capture jumps on as a king when it can.
@@ -126,8 +133,10 @@ pub enum Command {
     /// Exit codes: 0 a move was printed; 1 the position has no legal move (`none` is printed);
     /// 2 unusable input or arguments.
     Think(ThinkArgs),
-    /// Play a match between two players: games from the three-move ballots, each opening twice
-    /// with colours swapped; prints wins, draws, losses, score, Elo difference and forfeits.
+    /// Play a match between two players and report the score and Elo difference.
+    ///
+    /// Games start from the three-move ballots, each opening twice with colours swapped; prints
+    /// wins, draws, losses, score, Elo difference and forfeits.
     ///
     /// Exit codes: 0 the match was played; 2 a bad player, option or openings file.
     Match(MatchArgs),

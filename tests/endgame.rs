@@ -1,28 +1,11 @@
 //! The king endgame database against the independent retrograde analysis of `analysis`: every
 //! position reachable from a few king endgames must get the same exact value from both.
 
-use checkers::analysis::{solve_reachable, Value};
-use checkers::formats::board_text::parse_board;
+use checkers::analysis::solve_reachable;
 use checkers::search::endgame::EndgameDb;
-use checkers::search::Score;
-use checkers::Position;
 
-fn board(rows: &str) -> Position {
-    parse_board(rows.as_bytes()).expect("test board parses")
-}
-
-/// The database's score of `pos` (seen from its side to move) as an analysis value.
-fn db_value(db: &EndgameDb, pos: &Position) -> Value {
-    let score = db.score(pos, 0).expect("covered");
-    match score.plies_to_end() {
-        None => {
-            assert_eq!(score, Score::ZERO, "a non-final score must be the draw");
-            Value::Draw
-        }
-        Some(n) if score.is_win() => Value::Win(n),
-        Some(n) => Value::Loss(n),
-    }
-}
+mod endgame_common;
+use endgame_common::{board, db_value};
 
 /// Builds the database for `rows` and compares it with the analysis on every reachable position.
 fn agrees_everywhere(rows: &str) -> usize {

@@ -3,28 +3,11 @@
 //! reachable from a few endgames with men of both sides must get the same exact value, and the
 //! same value as the whole-class databases.
 
-use checkers::analysis::{solve_reachable, Value};
-use checkers::formats::board_text::parse_board;
+use checkers::analysis::solve_reachable;
 use checkers::search::endgame::EndgameDb;
-use checkers::search::Score;
-use checkers::Position;
 
-fn board(rows: &str) -> Position {
-    parse_board(rows.as_bytes()).expect("test board parses")
-}
-
-/// The database's score of `pos` (seen from its side to move) as an analysis value.
-fn db_value(db: &EndgameDb, pos: &Position) -> Value {
-    let score = db.score(pos, 0).expect("covered");
-    match score.plies_to_end() {
-        None => {
-            assert_eq!(score, Score::ZERO, "a non-final score must be the draw");
-            Value::Draw
-        }
-        Some(n) if score.is_win() => Value::Win(n),
-        Some(n) => Value::Loss(n),
-    }
-}
+mod endgame_common;
+use endgame_common::{board, db_value};
 
 /// Analyses `rows` reachable-only and compares every reachable position with the independent
 /// analysis and with the whole classes; how many were compared.

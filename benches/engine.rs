@@ -1,8 +1,8 @@
 //! Criterion benchmarks of the engine: move generation, perft, whole-puzzle solving and the
 //! endgame databases.
 //!
-//! Run with `cargo bench --bench engine` (about two minutes on the project's 2-core machine).
-//! Pass a filter to run one group, e.g. `cargo bench --bench engine -- perft`.
+//! Run with `cargo bench -p checkers-bench` (about two minutes on the project's 2-core machine).
+//! Pass a filter to run one group, e.g. `cargo bench -p checkers-bench -- perft`.
 //!
 //! The groups go from the innermost loop outwards: `movegen` is the cost of one node's moves,
 //! `perft` is move generation plus making moves over a whole tree, `solve` is what a user of the
@@ -28,6 +28,7 @@ const PUZZLES: [&str; 8] = ["p01", "p02", "p03", "p04", "p05", "p06", "p07", "p0
 fn puzzle(stem: &str) -> Position {
     let path: PathBuf = [
         env!("CARGO_MANIFEST_DIR"),
+        "..",
         "puzzles",
         &format!("{stem}.txt"),
     ]

@@ -2,15 +2,13 @@
 //! generator and against the definition of a move, route modes, the incremental hash, and the
 //! text formats (round trips, and no panic on any input).
 
-mod reference;
-
 use std::collections::BTreeSet;
 
+use crate::reference::{multiset, Board};
 use checkers::formats::board_text::{format_board, format_solution, parse_board, parse_solution};
 use checkers::rules::movegen::{self, Routes};
 use checkers::{Bitboard, Color, Direction, Kind, Move, MoveList, Piece, Position, Square};
 use proptest::prelude::*;
-use reference::{multiset, Board};
 
 /// Random positions: each cell holds a piece with probability `density` percent, the piece (red or
 /// black, man or king) uniformly; either side to move. Any cell may hold any piece, including men

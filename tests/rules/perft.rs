@@ -6,7 +6,7 @@ use checkers::Position;
 
 /// (depth, count) pairs from `tests/data/perft-start.txt`.
 fn published() -> Vec<(u32, u64)> {
-    include_str!("data/perft-start.txt")
+    include_str!("../data/perft-start.txt")
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {

@@ -4,8 +4,7 @@
 use checkers::analysis::solve_reachable;
 use checkers::search::endgame::EndgameDb;
 
-mod endgame_common;
-use endgame_common::{board, db_value};
+use crate::common::{board, db_value};
 
 /// Builds the database for `rows` and compares it with the analysis on every reachable position.
 fn agrees_everywhere(rows: &str) -> usize {
@@ -86,7 +85,7 @@ fn men_mixed_colours_and_big_classes_are_not_covered() {
         "but it is built when the search fails"
     );
     // Over the whole classes' limit, six pieces are analysed over the positions they reach
-    // (tests/reach.rs); seven are not covered at all.
+    // (tests/engine/reach.rs); seven are not covered at all.
     let four_v_two_men =
         board("........\n..B.B...\n........\n........\n........\n........\n........\nR.R.R.r.\n");
     assert!(

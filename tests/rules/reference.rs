@@ -1,6 +1,6 @@
 //! A deliberately naive reference move generator, written from RULES.md alone, to check the
-//! engine's bitboard generator (`tests/perft_reference.rs`) and the analyser's own generator
-//! (`tests/analysis_rules.rs`) against: a third opinion, kept apart from both.
+//! engine's bitboard generator (`tests/rules/perft_reference.rs`) and the analyser's own generator
+//! (`tests/rules/analysis_rules.rs`) against: a third opinion, kept apart from both.
 //!
 //! The board is an array of 64 characters from `.rRbB` (index `row * 8 + col`, row 0 at the top),
 //! jumps are followed by recursion that really moves the piece and really removes each captured

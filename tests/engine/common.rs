@@ -1,5 +1,5 @@
 //! Helpers shared by the tests that compare endgame databases with the independent analyser
-//! (`tests/endgame.rs`, `tests/reach.rs`).
+//! (`tests/engine/endgame.rs`, `tests/engine/reach.rs`).
 
 use checkers::analysis::Value;
 use checkers::formats::board_text::parse_board;

@@ -6,8 +6,7 @@
 use checkers::analysis::solve_reachable;
 use checkers::search::endgame::EndgameDb;
 
-mod endgame_common;
-use endgame_common::{board, db_value};
+use crate::common::{board, db_value};
 
 /// Analyses `rows` reachable-only and compares every reachable position with the independent
 /// analysis and with the whole classes; how many were compared.

@@ -1,18 +1,18 @@
-//! The engine's move generator against the naive reference generator of `tests/reference`, on the
+//! The engine's move generator against the naive reference generator of `tests/rules/reference.rs`, on the
 //! public puzzles: perft counts and full successor sets, with routes counted both ways.
 //!
 //! The reference is first checked against the published start-position counts (OEIS A133046), so
 //! a bug it shared with the engine would still show up there.
 
-mod reference;
+use crate::reference;
 
 use std::path::{Path, PathBuf};
 
+use crate::reference::{multiset, Board};
 use checkers::formats::board_text::parse_board;
 use checkers::rules::movegen::{self, Routes};
 use checkers::rules::perft::perft;
 use checkers::{MoveList, Position};
-use reference::{multiset, Board};
 
 /// The public puzzles, copied into the repository (tests/data/public/SOURCES.md).
 fn puzzles_dir() -> PathBuf {

@@ -1,15 +1,15 @@
 //! HackerRank's crowning rule ([`CrowningRule::JumpsOn`]): a man crowned during a capture goes
 //! on jumping as a king when it can. Pinned by small positions, then checked against the naive
-//! reference generator of `tests/reference` (perft and full successor sets), which implements the
+//! reference generator of `tests/rules/reference.rs` (perft and full successor sets), which implements the
 //! rule on its own.
 
-mod reference;
+use crate::reference;
 
+use crate::reference::{multiset, Board};
 use checkers::formats::board_text::parse_board;
 use checkers::rules::movegen::{self, CrowningRule, Routes};
 use checkers::rules::perft::{perft, perft_with};
 use checkers::{Bitboard, Color, Kind, Move, MoveList, Position, Square};
-use reference::{multiset, Board};
 
 fn board(text: &str) -> Position {
     parse_board(text.as_bytes()).expect("test board parses")

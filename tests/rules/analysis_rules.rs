@@ -1,13 +1,13 @@
 //! The analyser's own move generator (`checkers::analysis::rules`) against published perft
 //! counts, against the engine's generator, and against the naive reference generator of
-//! `tests/reference` (a third implementation, kept as a third opinion).
+//! `tests/rules/reference.rs` (a third implementation, kept as a third opinion).
 //!
 //! The certificate is only independent of the engine if the analyser's rules are right on their
 //! own: the published counts check them without any of the engine's code, and the two
 //! comparisons check every move (origin, destination, captured cells) and every resulting board
 //! on positions reached from all the public puzzles.
 
-mod reference;
+use crate::reference;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

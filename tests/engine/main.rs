@@ -1,0 +1,13 @@
+//! The engine: the search and its proofs, the endgame databases (built, stored and reachable-only),
+//! and the independent analyser that certifies the shipped solutions and backs `verify`.
+
+mod analysis;
+mod certify;
+mod common;
+mod egdb;
+mod endgame;
+mod proof;
+mod reach;
+mod search_vs_analysis;
+mod verify;
+mod verify_budget;

@@ -135,30 +135,36 @@ fn a_slower_win_is_reported_suboptimal() {
     assert!(!v.passed());
 }
 
+/// `verify` accepts the shipped lines, each proven optimal: the course's puzzles, a black win and
+/// a draw. (Every shipped line is certified in `certify.rs` with the same analyser; repeating
+/// all of them here would only double the suite's slowest minute.)
 #[test]
-fn every_shipped_expected_solution_passes() {
-    let mut n = 0;
-    for entry in fs::read_dir(manifest().join("puzzles")).expect("puzzles/") {
-        let path = entry.expect("entry").path();
-        // Folders of benchmarks (puzzles/six-pieces/) are not part of the shipped set.
-        if !path.is_file() {
-            continue;
-        }
-        let name = path.file_name().expect("name").to_owned();
+fn shipped_expected_solutions_pass() {
+    let names = [
+        "p01.txt",
+        "p02.txt",
+        "p03.txt",
+        "p04.txt",
+        "p05.txt",
+        "p06.txt",
+        "p07.txt",
+        "p08.txt",
+        "black-wins-p11.txt",
+        "draw-king-vs-king.txt",
+    ];
+    for name in names {
+        let path = manifest().join("puzzles").join(name);
         let puzzle = parse_board(&fs::read(&path).expect("puzzle")).expect("parses");
         let states =
-            parse_solution(&fs::read(manifest().join("expected").join(&name)).expect("expected"))
+            parse_solution(&fs::read(manifest().join("expected").join(name)).expect("expected"))
                 .expect("parses");
         let v = verify(&puzzle, &states, Some(&states));
-        assert!(v.passed(), "{}: {v}", path.display());
+        assert!(v.passed(), "{name}: {v}");
         assert!(
             !matches!(v.optimality, Optimality::Unproven(_)),
-            "{}: {v}",
-            path.display()
+            "{name}: {v}"
         );
-        n += 1;
     }
-    assert!(n >= 15);
 }
 
 #[test]

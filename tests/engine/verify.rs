@@ -7,11 +7,10 @@ use std::path::PathBuf;
 use assert_cmd::Command;
 use predicates::prelude::*;
 
-use checkers::analysis::{Oracle, Value};
 use checkers::formats::board_text::{format_solution, parse_board, parse_solution};
-use checkers::rules::movegen::legal_moves;
-use checkers::search::solve::{solve, SolveOptions};
 use checkers::tools::verify::{diagnose, verify, Optimality, StepFault};
+
+use crate::common::line_with_a_slower_win;
 use checkers::{Color, Position};
 
 fn board(rows: &str) -> Position {
@@ -102,30 +101,7 @@ fn the_first_state_must_be_the_puzzle_and_the_game_must_be_finished() {
 
 #[test]
 fn a_slower_win_is_reported_suboptimal() {
-    let name = "kings-2v1-double-corner.txt";
-    let puzzle = parse_board(&fs::read(manifest().join("puzzles").join(name)).expect("puzzle"))
-        .expect("parses");
-    let line = parse_solution(&fs::read(manifest().join("expected").join(name)).expect("expected"))
-        .expect("parses");
-    let mut oracle = Oracle::default();
-    // The first red turn of the optimal line where some move still wins, but more slowly.
-    let (turn, slower) = (0..line.len() - 1)
-        .step_by(2)
-        .find_map(|i| {
-            let Ok(Some(Value::Win(v))) = oracle.value(&line[i]) else {
-                return None;
-            };
-            legal_moves(&line[i])
-                .iter()
-                .map(|&m| line[i].play(m))
-                .find(|child| matches!(oracle.value(child), Ok(Some(Value::Loss(n))) if n + 1 > v))
-                .map(|child| (i, child))
-        })
-        .expect("a slower winning move exists");
-    // The solver finishes the game from the slower move.
-    let rest = solve(slower, &SolveOptions::default());
-    let mut played = line[..=turn].to_vec();
-    played.extend(rest.states);
+    let (puzzle, played, turn) = line_with_a_slower_win("kings-2v1-double-corner.txt");
     let v = verify(&puzzle, &played, None);
     assert!(v.illegal.is_none() && v.game_over, "{v}");
     assert!(

@@ -2,17 +2,14 @@
 //! not fit, saying "not proven" while the move checks still hold; messages number the states
 //! one way (from 1, the puzzle).
 
-use std::fs;
 use std::path::PathBuf;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
 
-use checkers::analysis::{Oracle, Value};
-use checkers::formats::board_text::{parse_board, parse_solution};
-use checkers::rules::movegen::legal_moves;
-use checkers::search::solve::{solve, SolveOptions};
 use checkers::tools::verify::{verify, Optimality};
+
+use crate::common::line_with_a_slower_win;
 
 fn manifest() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -59,27 +56,7 @@ fn budgets_are_checked_arguments() {
 /// values in words, and no other numbering of states anywhere in the verdict.
 #[test]
 fn a_suboptimal_move_is_named_by_its_two_states() {
-    let name = "kings-2v1-double-corner.txt";
-    let puzzle = parse_board(&fs::read(manifest().join("puzzles").join(name)).expect("puzzle"))
-        .expect("parses");
-    let line = parse_solution(&fs::read(manifest().join("expected").join(name)).expect("line"))
-        .expect("parses");
-    let mut oracle = Oracle::default();
-    let (turn, slower) = (0..line.len() - 1)
-        .step_by(2)
-        .find_map(|i| {
-            let Ok(Some(Value::Win(v))) = oracle.value(&line[i]) else {
-                return None;
-            };
-            legal_moves(&line[i])
-                .iter()
-                .map(|&m| line[i].play(m))
-                .find(|c| matches!(oracle.value(c), Ok(Some(Value::Loss(n))) if n + 1 > v))
-                .map(|c| (i, c))
-        })
-        .expect("a slower winning move exists");
-    let mut played = line[..=turn].to_vec();
-    played.extend(solve(slower, &SolveOptions::default()).states);
+    let (puzzle, played, turn) = line_with_a_slower_win("kings-2v1-double-corner.txt");
     let v = verify(&puzzle, &played, None);
     let Optimality::Suboptimal(n, _) = &v.optimality else {
         panic!("{v}");

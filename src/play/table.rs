@@ -4,16 +4,9 @@
 //! The puzzle solver has its own exact table in `search::tt`; this one is simpler because play
 //! needs no proofs: a bound, a depth, a score and the index of the best move.
 
-/// What a stored score says about the true value.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Bound {
-    /// The exact value.
-    Exact,
-    /// At least the score (the search failed high).
-    Lower,
-    /// At most the score (the search failed low).
-    Upper,
-}
+/// What a stored score says about the true value: the same three kinds as the puzzle solver's
+/// table.
+pub use crate::search::tt::Bound;
 
 /// One stored result.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

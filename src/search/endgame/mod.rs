@@ -21,6 +21,7 @@ mod build;
 mod cells;
 mod pieces;
 mod reach;
+mod retro;
 pub mod store;
 mod table;
 
@@ -51,6 +52,9 @@ pub enum BuildError {
     /// the builds; reading its positions as draws could report a wrong value as proven).
     #[error("the endgame database of {0} was needed first but is not built")]
     MissingClass(String),
+    /// A value of the class named did not fit the byte it is kept in (over 254 plies).
+    #[error("the endgame database of {0} has a value too far from the end to keep")]
+    TooDeep(String),
 }
 
 /// Most index slots (both sides to move, smaller material included) built at once, without
@@ -140,7 +144,7 @@ impl EndgameDb {
             }
         }
         let table = self.build(class, guard)?;
-        self.classes.insert(class, Table::from_words(table));
+        self.classes.insert(class, table);
         Ok(())
     }
 

@@ -13,18 +13,12 @@
 //! The values take a byte per position ([`Table`]); a full class already held (built, or read
 //! from the store) is used instead of its restricted one.
 
-use std::sync::atomic::{AtomicU16, Ordering};
-
-use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::rules::piece::Color;
-
-use super::build::{at, merge, Guard, Outcome, BITMAP_CHUNK, SETTLED};
-use super::cells::{
-    cells, combinations, rank, BLACK_CROWN, BLACK_FORWARD, NEXT, NONE, RED_CROWN, RED_FORWARD,
-};
-use super::pieces::{has_jump, steps, Material, Pieces};
+use super::build::Guard;
+use super::cells::{cells, BLACK_CROWN, BLACK_FORWARD, NEXT, NONE, RED_CROWN, RED_FORWARD};
+use super::pieces::{Material, Pieces};
+use super::retro::Layout;
 use super::table::Table;
 use super::{BuildError, EndgameDb, MAX_GROUP};
 
@@ -37,9 +31,6 @@ pub const REACH_BYTES: usize = 1_600 << 20;
 /// Most pieces on the board for the reachable-only analysis: beyond six, the men's placements
 /// and the kings they crown into make it too large to finish within a turn.
 pub const REACH_PIECES: usize = 6;
-
-/// Positions decoded per task of the first pass.
-const FIRST_CHUNK: usize = 1 << 15;
 
 /// The men placements of each side a game from a root can reach, by number of men, sorted.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,6 +53,12 @@ impl Domain {
     /// The placements of `count` men of `side` (0 red, 1 black).
     fn list(&self, side: usize, count: usize) -> &[u32] {
         self.men[side].get(count).map_or(&[], Vec::as_slice)
+    }
+
+    /// The index of `class` restricted to this domain.
+    pub(super) fn layout(&self, class: Material) -> Layout {
+        let g = class.groups();
+        Layout::within(class, self.list(0, g[1]), self.list(1, g[3]))
     }
 
     /// Whether the men of `p` are inside the domain.
@@ -117,85 +114,6 @@ fn closure(men: u32, forward: [usize; 2], crown: u32) -> Vec<Vec<u32>> {
     by_count
 }
 
-/// The index of a class restricted to a domain: the four groups' places (kings by their rank
-/// among all combinations, men by their place in the domain's list) in mixed radix, then the
-/// side to move.
-#[derive(Debug, Clone)]
-pub(super) struct Layout {
-    lists: [Vec<u32>; 4],
-    radix: [usize; 4],
-    weights: [usize; 4],
-}
-
-impl Layout {
-    fn new(class: Material, domain: &Domain) -> Layout {
-        let g = class.groups();
-        let lists = [
-            combinations(32, g[0]),
-            domain.list(0, g[1]).to_vec(),
-            combinations(32, g[2]),
-            domain.list(1, g[3]).to_vec(),
-        ];
-        let radix = [0, 1, 2, 3].map(|i| lists[i].len());
-        let weights = [
-            radix[1] * radix[2] * radix[3],
-            radix[2] * radix[3],
-            radix[3],
-            1,
-        ];
-        Layout {
-            lists,
-            radix,
-            weights,
-        }
-    }
-
-    /// Index slots (both sides to move).
-    fn slots(&self) -> usize {
-        self.radix.iter().product::<usize>() * 2
-    }
-
-    /// The place of group `g`'s cells `mask` in its list; `None` for men outside the domain.
-    fn rank(&self, g: usize, mask: u32) -> Option<usize> {
-        if g % 2 == 0 {
-            Some(rank(mask) as usize)
-        } else {
-            self.lists[g].binary_search(&mask).ok()
-        }
-    }
-
-    /// The index of `p` (of this layout's class), `None` when its men are outside the domain.
-    fn index(&self, p: Pieces) -> Option<usize> {
-        let mut digits = 0;
-        for g in 0..4 {
-            digits += self.rank(g, p.groups[g])? * self.weights[g];
-        }
-        Some((digits << 1) | usize::from(p.side == Color::Black))
-    }
-
-    /// The position at index `i`.
-    fn decode(&self, i: usize) -> Pieces {
-        let side = if i & 1 == 0 { Color::Red } else { Color::Black };
-        let mut rest = i >> 1;
-        let mut groups = [0u32; 4];
-        for g in (0..4).rev() {
-            if self.radix[g] > 1 {
-                groups[g] = self.lists[g][rest % self.radix[g]];
-                rest /= self.radix[g];
-            } else {
-                groups[g] = self.lists[g][0];
-            }
-        }
-        Pieces { groups, side }
-    }
-}
-
-/// Whether two groups of `p` share a cell (an unused index slot).
-fn overlaps(p: Pieces) -> bool {
-    let [a, b, c, d] = p.groups;
-    a & b != 0 || (a | b) & c != 0 || (a | b | c) & d != 0
-}
-
 /// The values of the classes a puzzle leads to, restricted to its domain.
 #[derive(Debug)]
 pub(super) struct Reach {
@@ -209,6 +127,11 @@ impl Reach {
     pub(super) fn raw(&self, p: Pieces) -> Option<u16> {
         let (layout, table) = self.tables.get(&p.material())?;
         Some(table.get(layout.index(p)?))
+    }
+
+    /// The classes analysed, with their layouts and values.
+    pub(super) fn tables(&self) -> impl Iterator<Item = (Material, &Layout, &Table)> {
+        self.tables.iter().map(|(&c, (l, t))| (c, l, t))
     }
 
     /// Index slots held.
@@ -243,7 +166,7 @@ impl EndgameDb {
             .reachable()
             .into_iter()
             .filter(|c| !self.classes.contains_key(c) && !done(c))
-            .map(|c| (c, Layout::new(c, &domain)))
+            .map(|c| (c, domain.layout(c)))
             .filter(|(_, l)| l.slots() > 0)
             .collect();
         let held = self
@@ -279,264 +202,11 @@ impl EndgameDb {
             });
         }
         for (class, layout) in plan {
-            let words = self.analyse(class, &layout, guard)?;
+            let values = self.analyse(class, &layout, guard)?;
             if let Some(reach) = &mut self.reach {
-                reach
-                    .tables
-                    .insert(class, (layout, Table::from_words(words)));
+                reach.tables.insert(class, (layout, Table::Bytes(values)));
             }
         }
         Ok(true)
-    }
-
-    /// Retrograde analysis of one class over `layout` (see `build` for the method), the classes
-    /// it leads to being held.
-    fn analyse(
-        &self,
-        class: Material,
-        layout: &Layout,
-        guard: &Guard,
-    ) -> Result<Vec<u16>, BuildError> {
-        if guard.stop() {
-            return Err(BuildError::Cancelled);
-        }
-        let slots = layout.slots();
-        let word: Vec<AtomicU16> = (0..slots).map(|_| AtomicU16::new(0)).collect();
-        let crown_loss: Option<Vec<AtomicU16>> = class
-            .has_men()
-            .then(|| (0..slots).map(|_| AtomicU16::new(0)).collect());
-        let (mut by_distance, mut due) = (0..slots.div_ceil(FIRST_CHUNK))
-            .into_par_iter()
-            .fold(
-                || (Vec::new(), Vec::new()),
-                |(mut settled, mut due), c| {
-                    if guard.stop() {
-                        return (settled, due);
-                    }
-                    for i in c * FIRST_CHUNK..((c + 1) * FIRST_CHUNK).min(slots) {
-                        let p = layout.decode(i);
-                        if overlaps(p) {
-                            continue;
-                        }
-                        let crown = crown_loss.as_deref().map(|c| &c[i]);
-                        let w = self.initial(p, i as u32, guard, crown, &mut settled, &mut due);
-                        word[i].store(w, Ordering::Relaxed);
-                    }
-                    (settled, due)
-                },
-            )
-            .reduce(
-                || (Vec::new(), Vec::new()),
-                |(a1, a2), (b1, b2)| (merge(a1, b1), merge(a2, b2)),
-            );
-        let mut bits = vec![0u32; slots.div_ceil(32)];
-        let mut plies = 0;
-        while plies < by_distance.len().max(due.len()) {
-            if guard.stop() {
-                return Err(BuildError::Cancelled);
-            }
-            if let Some(list) = due.get_mut(plies) {
-                let target = SETTLED | (plies as u16 + 1);
-                for i in std::mem::take(list) {
-                    let w = &word[i as usize];
-                    if w.load(Ordering::Relaxed) & SETTLED == 0 {
-                        w.store(target, Ordering::Relaxed);
-                        at(&mut by_distance, plies).push(i);
-                    }
-                }
-            }
-            for i in std::mem::take(at(&mut by_distance, plies)) {
-                bits[i as usize / 32] |= 1 << (i % 32);
-            }
-            let (next, later) = bits
-                .par_chunks_mut(BITMAP_CHUNK)
-                .enumerate()
-                .fold(
-                    || (Vec::new(), Vec::new()),
-                    |(mut next, mut later), (c, chunk)| {
-                        if guard.stop() {
-                            return (next, later);
-                        }
-                        for (w, word_bits) in chunk.iter_mut().enumerate() {
-                            let base = (c * BITMAP_CHUNK + w) * 32;
-                            for bit in cells(std::mem::take(word_bits)) {
-                                settle_predecessors(
-                                    &word,
-                                    crown_loss.as_deref(),
-                                    layout,
-                                    layout.decode(base + bit as usize),
-                                    plies,
-                                    &mut |j| next.push(j),
-                                    &mut |d, j| later.push((d, j)),
-                                );
-                            }
-                        }
-                        (next, later)
-                    },
-                )
-                .reduce(
-                    || (Vec::new(), Vec::new()),
-                    |(mut a, mut b), (c, d)| {
-                        a.extend(c);
-                        b.extend(d);
-                        (a, b)
-                    },
-                );
-            if !next.is_empty() {
-                at(&mut by_distance, plies + 1).extend(next);
-            }
-            for (d, j) in later {
-                at(&mut due, d).push(j);
-            }
-            plies += 1;
-        }
-        if guard.stop() {
-            return Err(BuildError::Cancelled);
-        }
-        if guard.found_missing() {
-            return Err(BuildError::MissingClass(format!(
-                "one that {class} leads to"
-            )));
-        }
-        drop(crown_loss);
-        Ok(word
-            .into_iter()
-            .map(|w| {
-                let w = w.into_inner();
-                if w & SETTLED != 0 {
-                    w & !SETTLED
-                } else {
-                    0
-                }
-            })
-            .collect())
-    }
-
-    /// The first word of position `p` at `index` (see `build`'s first pass): settled from the
-    /// classes its captures lead to when it has a jump, lost when it has no move, else the
-    /// count of its moves within the class (plus one when a crowning move wins or draws).
-    fn initial(
-        &self,
-        p: Pieces,
-        index: u32,
-        guard: &Guard,
-        crown: Option<&AtomicU16>,
-        settled: &mut Vec<Vec<u32>>,
-        due: &mut Vec<Vec<u32>>,
-    ) -> u16 {
-        let mut settle = |value: Option<usize>| match value {
-            Some(plies) => {
-                at(settled, plies).push(index);
-                SETTLED | (plies as u16 + 1)
-            }
-            None => SETTLED,
-        };
-        if has_jump(p) {
-            return settle(self.capture_outcome(p, guard).value());
-        }
-        let mut crowning = Outcome::NONE;
-        let mut crownings = 0;
-        let within = steps(p, &mut |from, to| {
-            crownings += 1;
-            crowning.add(self.built(p.after(from, to, true, 0), guard));
-        });
-        if within == 0 {
-            return settle(if crownings == 0 {
-                Some(0)
-            } else {
-                crowning.value()
-            });
-        }
-        if let Some(win) = crowning.best_win {
-            at(due, win).push(index);
-        }
-        if let Some(c) = crown {
-            c.store(crowning.longest_loss as u16, Ordering::Relaxed);
-        }
-        within + u16::from(crowning.best_win.is_some() || crowning.draw)
-    }
-}
-
-/// Counts the backward moves from `k`, settled at `plies`, into its predecessors inside the
-/// layout (as `build` does over a whole class; a predecessor whose men are outside the domain
-/// is not reachable and has no slot).
-fn settle_predecessors(
-    word: &[AtomicU16],
-    crown_loss: Option<&[AtomicU16]>,
-    layout: &Layout,
-    k: Pieces,
-    plies: usize,
-    settled: &mut impl FnMut(u32),
-    deferred: &mut impl FnMut(usize, u32),
-) {
-    let won = plies % 2 == 1;
-    let value = SETTLED | (plies as u16 + 2);
-    let before = Pieces {
-        groups: k.groups,
-        side: k.side.opponent(),
-    };
-    let m = before.mover();
-    let empty = !k.occupied();
-    let (kings_group, men_group) = match before.side {
-        Color::Red => (0, 1),
-        Color::Black => (2, 3),
-    };
-    let mut ranks = [0usize; 4];
-    for (g, r) in ranks.iter_mut().enumerate() {
-        match layout.rank(g, k.groups[g]) {
-            Some(x) => *r = x,
-            None => return,
-        }
-    }
-    let all: usize = (0..4).map(|g| ranks[g] * layout.weights[g]).sum();
-    let side_bit = usize::from(before.side == Color::Black);
-    let mut visit = |group: usize, to: u32, from: u8| {
-        let moved = (k.groups[group] & !(1 << to)) | (1 << from);
-        let Some(r) = layout.rank(group, moved) else {
-            return;
-        };
-        let index = ((all - ranks[group] * layout.weights[group] + r * layout.weights[group]) << 1)
-            | side_bit;
-        let w = &word[index];
-        let current = w.load(Ordering::Relaxed);
-        if current & SETTLED != 0 {
-            return;
-        }
-        if won {
-            if w.fetch_sub(1, Ordering::Relaxed) != 1 {
-                return;
-            }
-            let crowning = crown_loss.map_or(0, |c| usize::from(c[index].load(Ordering::Relaxed)));
-            if crowning > plies + 1 {
-                deferred(crowning, index as u32);
-                return;
-            }
-            w.store(value, Ordering::Relaxed);
-            settled(index as u32);
-        } else if w
-            .compare_exchange(current, value, Ordering::Relaxed, Ordering::Relaxed)
-            .is_ok()
-        {
-            settled(index as u32);
-        }
-    };
-    for to in cells(m.kings) {
-        for from in NEXT[to as usize] {
-            if from != NONE && (empty >> from) & 1 != 0 {
-                visit(kings_group, to, from);
-            }
-        }
-    }
-    let backward = match before.side {
-        Color::Red => BLACK_FORWARD,
-        Color::Black => RED_FORWARD,
-    };
-    for to in cells(m.men & !m.crown) {
-        for d in backward {
-            let from = NEXT[to as usize][d];
-            if from != NONE && (empty >> from) & 1 != 0 {
-                visit(men_group, to, from);
-            }
-        }
     }
 }

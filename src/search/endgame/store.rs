@@ -266,11 +266,10 @@ impl EndgameDb {
             let table = match kept {
                 Some(table) => table,
                 None => {
-                    let words = self.build(class, &guard).map_err(|e| StoreError::Damaged {
+                    let table = self.build(class, &guard).map_err(|e| StoreError::Damaged {
                         path: store.path(class),
                         reason: e.to_string(),
                     })?;
-                    let table = Table::from_words(words);
                     store.save(class, &table)?;
                     table
                 }
@@ -302,8 +301,8 @@ mod tests {
         let mut db = EndgameDb::default();
         let guard = Guard::until(None);
         for class in Material::all_up_to(pieces, MAX_GROUP) {
-            let words = db.build(class, &guard).expect("smaller classes first");
-            db.classes.insert(class, Table::from_words(words));
+            let table = db.build(class, &guard).expect("smaller classes first");
+            db.classes.insert(class, table);
         }
         db
     }

@@ -2,7 +2,7 @@
 //! give up, and the values of the classes captures and crownings lead to.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::pieces::Material;
 use super::retro::Layout;
@@ -49,6 +49,51 @@ impl Guard {
     /// Whether a look-up found a class missing (the build must fail).
     pub(super) fn found_missing(&self) -> bool {
         self.missing.load(Ordering::Relaxed)
+    }
+}
+
+/// Index slots a sequence of analyses must have finished before its speed is trusted to judge
+/// the rest: the first classes are small, and their speed says little.
+const PACE_SAMPLE: usize = 2_000_000;
+
+/// The speed of a sequence of class analyses, to give up as soon as the rest cannot finish by
+/// the guard's deadline at the speed measured so far (on a loaded machine, rather than at the
+/// deadline, with the turn's time spent for nothing).
+#[derive(Debug)]
+pub(super) struct Pace {
+    started: Instant,
+    done: usize,
+    left: usize,
+}
+
+impl Pace {
+    /// A sequence of analyses of `total` index slots, starting now.
+    pub(super) fn new(total: usize) -> Pace {
+        Pace {
+            started: Instant::now(),
+            done: 0,
+            left: total,
+        }
+    }
+
+    /// Notes that an analysis of `slots` index slots finished.
+    pub(super) fn finished(&mut self, slots: usize) {
+        self.done += slots;
+        self.left = self.left.saturating_sub(slots);
+    }
+
+    /// Whether the slots left cannot be analysed before the guard's deadline at the speed
+    /// measured so far (once [`PACE_SAMPLE`] slots are measured; never without a deadline).
+    pub(super) fn hopeless(&self, guard: &Guard) -> bool {
+        let Some(deadline) = guard.deadline else {
+            return false;
+        };
+        if self.done < PACE_SAMPLE || self.left == 0 {
+            return false;
+        }
+        let per_slot = self.started.elapsed().as_secs_f64() / self.done as f64;
+        let needed = Duration::from_secs_f64(per_slot * self.left as f64);
+        Instant::now() + needed > deadline
     }
 }
 
@@ -128,4 +173,32 @@ pub(super) fn merge(mut a: Vec<Vec<u32>>, b: Vec<Vec<u32>>) -> Vec<Vec<u32>> {
         into.extend(from);
     }
     a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A sequence that analysed `done` slots in the last second, with `left` to go.
+    fn measured(done: usize, left: usize) -> Pace {
+        Pace {
+            started: Instant::now() - Duration::from_secs(1),
+            done,
+            left,
+        }
+    }
+
+    #[test]
+    fn a_sequence_gives_up_when_its_measured_speed_cannot_meet_the_deadline() {
+        let in_a_minute = Guard::until(Some(Instant::now() + Duration::from_secs(60)));
+        // Two million slots a second: a hundred more million need 50 s, a billion 500 s.
+        assert!(!measured(2_000_000, 100_000_000).hopeless(&in_a_minute));
+        assert!(measured(2_000_000, 1_000_000_000).hopeless(&in_a_minute));
+        // Without a deadline, or before enough is measured, it never gives up.
+        assert!(!measured(2_000_000, 1_000_000_000).hopeless(&Guard::until(None)));
+        assert!(!measured(1_000, 1_000_000_000).hopeless(&in_a_minute));
+        let mut pace = Pace::new(3_000_000);
+        pace.finished(2_000_000);
+        assert_eq!((pace.done, pace.left), (2_000_000, 1_000_000));
+    }
 }

@@ -34,7 +34,7 @@ use crate::rules::piece::Color;
 use crate::rules::position::Position;
 
 use super::score::Score;
-use build::Guard;
+use build::{Guard, Pace};
 use pieces::{Material, Pieces};
 use reach::Reach;
 pub use reach::{REACH_BYTES, REACH_PIECES};
@@ -237,8 +237,23 @@ impl EndgameDb {
                 None => Ok(false),
             };
         };
-        for class in m.reachable() {
+        let classes = m.reachable();
+        let mut pace = Pace::new(
+            classes
+                .iter()
+                .filter(|&&c| !self.available(c))
+                .map(|c| c.slots())
+                .sum(),
+        );
+        for class in classes {
+            if pace.hopeless(&guard) {
+                return Err(BuildError::Cancelled);
+            }
+            let built = !self.available(class);
             self.obtain(class, &guard)?;
+            if built {
+                pace.finished(class.slots());
+            }
         }
         Ok(true)
     }

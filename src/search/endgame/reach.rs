@@ -15,7 +15,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::build::Guard;
+use super::build::{Guard, Pace};
 use super::cells::{cells, BLACK_CROWN, BLACK_FORWARD, NEXT, NONE, RED_CROWN, RED_FORWARD};
 use super::pieces::{Material, Pieces};
 use super::retro::Layout;
@@ -201,8 +201,13 @@ impl EndgameDb {
                 tables: FxHashMap::default(),
             });
         }
+        let mut pace = Pace::new(plan.iter().map(|(_, l)| l.slots()).sum());
         for (class, layout) in plan {
+            if pace.hopeless(guard) {
+                return Err(BuildError::Cancelled);
+            }
             let values = self.analyse(class, &layout, guard)?;
+            pace.finished(layout.slots());
             if let Some(reach) = &mut self.reach {
                 reach.tables.insert(class, (layout, Table::Bytes(values)));
             }

@@ -37,7 +37,7 @@ const BUILD_NANOS_PER_SLOT: u64 = 200;
 
 /// Share of the time left before the turn's deadline that a database build may take: when it
 /// does not finish, the rest of the game keeps the remainder.
-const BUILD_SHARE: f64 = 0.7;
+const BUILD_SHARE: f64 = 0.85;
 
 /// Margin of the deepening's score (hundredths of a man) beyond which the proof search asks only
 /// for the side ahead's win: a man and a half.

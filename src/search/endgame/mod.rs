@@ -78,11 +78,13 @@ pub struct EndgameDb {
     damaged: Option<String>,
     /// The positions reachable from a puzzle whose classes are too large to build whole.
     reach: Option<Reach>,
+    /// Index slots built or analysed by this value (not read from the store).
+    analysed: usize,
 }
 
 impl EndgameDb {
-    /// Databases that read the classes kept in `store` instead of building them (the classes
-    /// it lacks are built in memory, not written: `checkers egdb build` writes them).
+    /// Databases that read the classes kept in `store` instead of building them; the classes it
+    /// lacks are built (or analysed over the positions a puzzle reaches) and written to it.
     #[must_use]
     pub fn with_store(store: Store) -> EndgameDb {
         EndgameDb {
@@ -126,7 +128,7 @@ impl EndgameDb {
     }
 
     /// Makes `class` held: read from the store when it has an undamaged file, else built (the
-    /// classes it leads to being held).
+    /// classes it leads to being held) and written to the store, when there is one.
     fn obtain(&mut self, class: Material, guard: &Guard) -> Result<(), BuildError> {
         if self.classes.contains_key(&class) {
             return Ok(());
@@ -144,6 +146,11 @@ impl EndgameDb {
             }
         }
         let table = self.build(class, guard)?;
+        self.analysed += class.slots();
+        if let Some(store) = &self.store {
+            // Only a cache: a file that cannot be written is built again next time.
+            let _ = store.save(class, &table);
+        }
         self.classes.insert(class, table);
         Ok(())
     }
@@ -171,7 +178,13 @@ impl EndgameDb {
         if pos.kings() == pos.occupied() && self.fitting(pos, QUICK_POSITIONS).is_some() {
             self.prepare_for_until(pos, deadline)
         } else {
-            Ok(false)
+            match Pieces::of(pos) {
+                // Kept by an earlier run: read at once.
+                Some(p) if self.fitting(pos, MAX_POSITIONS).is_none() && self.reach_stored(p) => {
+                    self.prepare_reach(p, &Guard::until(deadline))
+                }
+                _ => Ok(false),
+            }
         }
     }
 
@@ -273,6 +286,13 @@ impl EndgameDb {
             Some(p) => self.prepare_reach(p, &Guard::until(deadline)),
             None => Ok(false),
         }
+    }
+
+    /// Index slots built or analysed by this value since it was made (not read from the
+    /// store).
+    #[must_use]
+    pub fn analysed(&self) -> usize {
+        self.analysed
     }
 
     /// Index slots of all the databases built.

@@ -19,6 +19,7 @@ use super::build::{Guard, Pace};
 use super::cells::{cells, BLACK_CROWN, BLACK_FORWARD, NEXT, NONE, RED_CROWN, RED_FORWARD};
 use super::pieces::{Material, Pieces};
 use super::retro::Layout;
+use super::store::Extent;
 use super::table::Table;
 use super::{BuildError, EndgameDb, MAX_GROUP};
 
@@ -35,6 +36,8 @@ pub const REACH_PIECES: usize = 6;
 /// The men placements of each side a game from a root can reach, by number of men, sorted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Domain {
+    /// The red and black men it was closed from (the key of its files in the store).
+    from: [u32; 2],
     /// Red's then black's placements, indexed by their number of men.
     men: [Vec<Vec<u32>>; 2],
 }
@@ -42,10 +45,16 @@ pub(super) struct Domain {
 impl Domain {
     /// The placements reachable from `root`'s men.
     pub(super) fn of(root: Pieces) -> Domain {
+        Domain::from_men([root.groups[1], root.groups[3]])
+    }
+
+    /// The placements reachable from red men on `from[0]` and black men on `from[1]`.
+    fn from_men(from: [u32; 2]) -> Domain {
         Domain {
+            from,
             men: [
-                closure(root.groups[1], RED_FORWARD, RED_CROWN),
-                closure(root.groups[3], BLACK_FORWARD, BLACK_CROWN),
+                closure(from[0], RED_FORWARD, RED_CROWN),
+                closure(from[1], BLACK_FORWARD, BLACK_CROWN),
             ],
         }
     }
@@ -140,12 +149,52 @@ impl Reach {
     }
 }
 
+/// One class of a reachable-only analysis: over all its positions when it has no men or its
+/// whole file is in the store, else over the domain; and whether its values are in the store.
+#[derive(Debug)]
+struct Step {
+    class: Material,
+    layout: Layout,
+    /// Over every position of the class (kept with the whole classes).
+    whole: bool,
+    /// Its file is in the store (to be read, not analysed, unless it is damaged).
+    stored: bool,
+}
+
+impl Step {
+    fn extent(&self, domain: &Domain) -> Extent {
+        if self.whole {
+            Extent::Whole
+        } else {
+            Extent::Reach(domain.from)
+        }
+    }
+}
+
 impl EndgameDb {
-    /// The classes to analyse for `root` (those not held in full and not yet analysed), with
-    /// their layouts and the domain, or `None` when `root` does not fit: a side without pieces
-    /// or with more than [`MAX_GROUP`], more than [`REACH_PIECES`] in all, or more than
-    /// [`REACH_BYTES`] at the peak.
-    fn reach_plan(&self, root: Pieces) -> Option<(Domain, Vec<(Material, Layout)>)> {
+    /// The domain for `root`: the one analysed already, or one whose files are in the store,
+    /// when it holds `root`'s men; else `root`'s own.
+    fn reach_domain(&self, root: Pieces) -> Domain {
+        if let Some(r) = self.reach.as_ref().filter(|r| r.domain.contains(root)) {
+            return r.domain.clone();
+        }
+        self.store
+            .as_ref()
+            .and_then(|store| {
+                store
+                    .reach_keys()
+                    .into_iter()
+                    .map(Domain::from_men)
+                    .find(|d| d.contains(root))
+            })
+            .unwrap_or_else(|| Domain::of(root))
+    }
+
+    /// The classes to analyse or read for `root` (those not held in full and not yet analysed)
+    /// and the domain, or `None` when `root` does not fit: a side without pieces or with more
+    /// than [`MAX_GROUP`], more than [`REACH_PIECES`] in all, or more than [`REACH_BYTES`] at
+    /// the peak.
+    fn reach_plan(&self, root: Pieces) -> Option<(Domain, Vec<Step>)> {
         let m = root.material();
         if !(1..=MAX_GROUP).contains(&m.reds())
             || !(1..=MAX_GROUP).contains(&m.blacks())
@@ -153,41 +202,76 @@ impl EndgameDb {
         {
             return None;
         }
-        let domain = match &self.reach {
-            Some(r) if r.domain.contains(root) => r.domain.clone(),
-            _ => Domain::of(root),
-        };
+        let domain = self.reach_domain(root);
         let done = |c: &Material| {
             self.reach
                 .as_ref()
                 .is_some_and(|r| r.domain == domain && r.tables.contains_key(c))
         };
-        let plan: Vec<(Material, Layout)> = m
+        let plan: Vec<Step> = m
             .reachable()
             .into_iter()
             .filter(|c| !self.classes.contains_key(c) && !done(c))
-            .map(|c| (c, domain.layout(c)))
-            .filter(|(_, l)| l.slots() > 0)
+            .map(|class| {
+                let stored_whole = self.store.as_ref().is_some_and(|s| s.present(class));
+                let whole = stored_whole || class.groups()[1] + class.groups()[3] == 0;
+                let layout = if whole {
+                    Layout::whole(class)
+                } else {
+                    domain.layout(class)
+                };
+                let stored = stored_whole
+                    || self.store.as_ref().is_some_and(|s| {
+                        s.present_of(class, Extent::Reach(domain.from), layout.slots())
+                    });
+                Step {
+                    class,
+                    layout,
+                    whole,
+                    stored,
+                }
+            })
+            .filter(|s| s.layout.slots() > 0)
             .collect();
         let held = self
             .reach
             .as_ref()
             .filter(|r| r.domain == domain)
             .map_or(0, Reach::positions);
-        let total: usize = held + plan.iter().map(|(_, l)| l.slots()).sum::<usize>();
-        let largest = plan.iter().map(|(_, l)| l.slots()).max().unwrap_or(0);
+        let total: usize = held + plan.iter().map(|s| s.layout.slots()).sum::<usize>();
+        let largest = plan
+            .iter()
+            .filter(|s| !s.stored)
+            .map(|s| s.layout.slots())
+            .max()
+            .unwrap_or(0);
         (total + 5 * largest <= REACH_BYTES).then_some((domain, plan))
     }
 
-    /// Index slots the reachable-only analysis of `p` would build (0 when it is covered or does
-    /// not fit).
+    /// Index slots the reachable-only analysis of `p` would analyse (0 when it is covered, its
+    /// values are all in the store, or it does not fit).
     pub(super) fn reach_slots(&self, p: Pieces) -> usize {
-        self.reach_plan(p)
-            .map_or(0, |(_, plan)| plan.iter().map(|(_, l)| l.slots()).sum())
+        self.reach_plan(p).map_or(0, |(_, plan)| {
+            plan.iter()
+                .filter(|s| !s.stored)
+                .map(|s| s.layout.slots())
+                .sum()
+        })
     }
 
-    /// Analyses every class `p` leads to, restricted to its domain, unless held already. The
-    /// classes finished before a failure are kept (each is complete).
+    /// Whether the store holds every class the reachable-only analysis of `p` needs (reading
+    /// them takes a fraction of a second).
+    pub(super) fn reach_stored(&self, p: Pieces) -> bool {
+        self.store.is_some()
+            && self
+                .reach_plan(p)
+                .is_some_and(|(_, plan)| plan.iter().all(|s| s.stored))
+    }
+
+    /// Analyses every class `p` leads to, restricted to its domain, unless held already or
+    /// kept in the store (then read; a damaged file is analysed again and rewritten). Classes
+    /// analysed are written to the store, when there is one (a file that cannot be written is
+    /// only not kept). The classes finished before a failure are kept (each is complete).
     ///
     /// # Errors
     /// [`BuildError`] when the guard stopped the analysis or a class it reads is missing.
@@ -197,21 +281,202 @@ impl EndgameDb {
         };
         if self.reach.as_ref().is_none_or(|r| r.domain != domain) {
             self.reach = Some(Reach {
-                domain,
+                domain: domain.clone(),
                 tables: FxHashMap::default(),
             });
         }
-        let mut pace = Pace::new(plan.iter().map(|(_, l)| l.slots()).sum());
-        for (class, layout) in plan {
-            if pace.hopeless(guard) {
-                return Err(BuildError::Cancelled);
-            }
-            let values = self.analyse(class, &layout, guard)?;
-            pace.finished(layout.slots());
-            if let Some(reach) = &mut self.reach {
-                reach.tables.insert(class, (layout, Table::Bytes(values)));
+        let mut pace = Pace::new(
+            plan.iter()
+                .filter(|s| !s.stored)
+                .map(|s| s.layout.slots())
+                .sum(),
+        );
+        for step in plan {
+            let extent = step.extent(&domain);
+            let stored = match (&self.store, step.stored) {
+                (Some(store), true) => {
+                    match store.load_of(step.class, extent, step.layout.slots()) {
+                        Ok(table) => table,
+                        Err(e) => {
+                            self.damaged.get_or_insert(e.to_string());
+                            None
+                        }
+                    }
+                }
+                _ => None,
+            };
+            let table = match stored {
+                Some(table) => table,
+                None => {
+                    if pace.hopeless(guard) {
+                        return Err(BuildError::Cancelled);
+                    }
+                    let table = Table::Bytes(self.analyse(step.class, &step.layout, guard)?);
+                    pace.finished(step.layout.slots());
+                    self.analysed += step.layout.slots();
+                    if let Some(store) = &self.store {
+                        // Only a cache: a file that cannot be written is analysed again next
+                        // time.
+                        let _ = store.save_of(step.class, extent, &table);
+                    }
+                    table
+                }
+            };
+            if step.whole {
+                self.classes.insert(step.class, table);
+            } else if let Some(reach) = &mut self.reach {
+                reach.tables.insert(step.class, (step.layout, table));
             }
         }
         Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fs;
+    use std::path::Path;
+
+    use super::super::store::Store;
+    use super::*;
+    use crate::formats::board_text::parse_board;
+    use crate::rules::position::Position;
+
+    /// A king and a man each: four pieces, men of both sides (about a million slots).
+    fn root() -> Position {
+        parse_board(
+            b"........\n\
+              ..b.....\n\
+              ........\n\
+              ....B...\n\
+              ........\n\
+              ........\n\
+              ...r....\n\
+              R.......\n",
+        )
+        .expect("a board")
+    }
+
+    /// The files of `dir`, by name.
+    fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+        let mut out: Vec<(String, Vec<u8>)> = fs::read_dir(dir)
+            .expect("listed")
+            .map(|e| {
+                let e = e.expect("entry");
+                let name = e.file_name().to_string_lossy().into_owned();
+                (name, fs::read(e.path()).expect("read"))
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// Every value held, class by class, in a fixed order.
+    fn values(db: &EndgameDb) -> Vec<(Material, Table)> {
+        let mut out: Vec<(Material, Table)> = db
+            .classes
+            .iter()
+            .map(|(&c, t)| (c, t.clone()))
+            .chain(
+                db.reach
+                    .iter()
+                    .flat_map(Reach::tables)
+                    .map(|(c, _, t)| (c, t.clone())),
+            )
+            .collect();
+        out.sort_by_key(|(c, _)| *c);
+        out
+    }
+
+    #[test]
+    fn the_analysis_is_kept_and_read_back_without_analysing() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let pos = root();
+        let p = Pieces::of(&pos).expect("dark cells");
+        let mut first = EndgameDb::with_store(Store::new(dir.path()));
+        assert!(!first.reach_stored(p));
+        assert_eq!(first.prepare_reachable(&pos, None), Ok(true));
+        assert!(first.analysed() > 0);
+        let kept = files(dir.path());
+        // Classes with men over the puzzle's domain, kings-only classes whole, no temporary.
+        assert!(kept.iter().any(|(n, _)| n.starts_with("1K1M-v-1K1M@")));
+        assert!(kept.iter().any(|(n, _)| n == "1K-v-2K.egdb"));
+        assert!(kept
+            .iter()
+            .all(|(n, _)| n.ends_with(".egdb") && !n.starts_with('.')));
+        // The kings-only classes are exactly the whole databases a build writes.
+        let mut whole = EndgameDb::default();
+        for (class, table) in values(&first) {
+            if class.groups()[1] + class.groups()[3] == 0 {
+                let built = whole.build(class, &Guard::until(None)).expect("built");
+                assert_eq!(built, table, "{class}");
+                whole.classes.insert(class, built);
+            }
+        }
+        let mut second = EndgameDb::with_store(Store::new(dir.path()));
+        assert!(second.reach_stored(p));
+        assert_eq!(second.reach_slots(p), 0, "nothing left to analyse");
+        assert_eq!(second.prepare_reachable(&pos, None), Ok(true));
+        assert_eq!(second.analysed(), 0, "everything read");
+        assert_eq!(values(&second), values(&first));
+        assert_eq!(second.score(&pos, 0), first.score(&pos, 0));
+        assert!(second.damaged_file().is_none());
+    }
+
+    #[test]
+    fn damaged_analysis_files_are_rejected_and_analysed_again() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let pos = root();
+        let mut first = EndgameDb::with_store(Store::new(dir.path()));
+        assert_eq!(first.prepare_reachable(&pos, None), Ok(true));
+        let good = files(dir.path());
+        let (flipped, truncated) = {
+            let mut keyed = good
+                .iter()
+                .filter(|(n, b)| n.contains('@') && b.len() > 1000);
+            (
+                keyed.next().expect("a file").clone(),
+                keyed.next().expect("another").clone(),
+            )
+        };
+        let mut bytes = flipped.1.clone();
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 0x04;
+        fs::write(dir.path().join(&flipped.0), &bytes).expect("written");
+        fs::write(
+            dir.path().join(&truncated.0),
+            &truncated.1[..truncated.1.len() - 10],
+        )
+        .expect("written");
+        let mut again = EndgameDb::with_store(Store::new(dir.path()));
+        assert_eq!(again.prepare_reachable(&pos, None), Ok(true));
+        assert!(again.damaged_file().is_some(), "a damaged file is reported");
+        let rebuilt = flipped.1.len() + truncated.1.len() - 2 * 32;
+        assert_eq!(again.analysed(), rebuilt, "only the two damaged classes");
+        assert_eq!(values(&again), values(&first));
+        assert_eq!(files(dir.path()), good, "rewritten as they were");
+    }
+
+    #[test]
+    fn a_file_under_another_puzzles_name_is_not_trusted() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let pos = root();
+        let mut first = EndgameDb::with_store(Store::new(dir.path()));
+        assert_eq!(first.prepare_reachable(&pos, None), Ok(true));
+        let store = Store::new(dir.path());
+        let domain = first.reach.as_ref().expect("analysed").domain.clone();
+        let class = Pieces::of(&pos).expect("dark cells").material();
+        let layout = domain.layout(class);
+        let [red, black] = domain.from;
+        let other = Extent::Reach([red, black | 1]);
+        fs::copy(
+            store.path_of(class, Extent::Reach(domain.from)),
+            store.path_of(class, other),
+        )
+        .expect("copied");
+        assert!(store.present_of(class, other, layout.slots()));
+        assert!(store
+            .load_of(class, other, layout.slots())
+            .is_err_and(|e| e.to_string().contains("checksum")));
     }
 }

@@ -21,7 +21,7 @@ use super::pieces::{Material, Pieces};
 use super::retro::Layout;
 use super::store::Extent;
 use super::table::Table;
-use super::{BuildError, EndgameDb, MAX_GROUP};
+use super::{BuildError, EndgameDb, MAX_GROUP, MAX_POSITIONS};
 
 /// Most bytes the analysis of one puzzle may hold at its peak: the values of every class (a
 /// byte each) plus about five bytes per position of the class being built (two counters of two
@@ -150,25 +150,15 @@ impl Reach {
 }
 
 /// One class of a reachable-only analysis: over all its positions when it has no men or its
-/// whole file is in the store, else over the domain; and whether its values are in the store.
+/// whole file is in the store (halved when it has as many kings a side and is too large to
+/// build whole), else over the domain; and whether its values are in the store.
 #[derive(Debug)]
 struct Step {
     class: Material,
     layout: Layout,
-    /// Over every position of the class (kept with the whole classes).
-    whole: bool,
+    extent: Extent,
     /// Its file is in the store (to be read, not analysed, unless it is damaged).
     stored: bool,
-}
-
-impl Step {
-    fn extent(&self, domain: &Domain) -> Extent {
-        if self.whole {
-            Extent::Whole
-        } else {
-            Extent::Reach(domain.from)
-        }
-    }
 }
 
 impl EndgameDb {
@@ -214,20 +204,25 @@ impl EndgameDb {
             .filter(|c| !self.classes.contains_key(c) && !done(c))
             .map(|class| {
                 let stored_whole = self.store.as_ref().is_some_and(|s| s.present(class));
-                let whole = stored_whole || class.groups()[1] + class.groups()[3] == 0;
-                let layout = if whole {
-                    Layout::whole(class)
+                let kings_only = class.groups()[1] + class.groups()[3] == 0;
+                let (layout, extent) = if stored_whole {
+                    (Layout::whole(class), Extent::Whole)
+                } else if kings_only && Layout::can_halve(class) && class.slots() > MAX_POSITIONS {
+                    (Layout::halved(class), Extent::Halved)
+                } else if kings_only {
+                    (Layout::whole(class), Extent::Whole)
                 } else {
-                    domain.layout(class)
+                    (domain.layout(class), Extent::Reach(domain.from))
                 };
                 let stored = stored_whole
-                    || self.store.as_ref().is_some_and(|s| {
-                        s.present_of(class, Extent::Reach(domain.from), layout.slots())
-                    });
+                    || self
+                        .store
+                        .as_ref()
+                        .is_some_and(|s| s.present_of(class, extent, layout.slots()));
                 Step {
                     class,
                     layout,
-                    whole,
+                    extent,
                     stored,
                 }
             })
@@ -292,7 +287,7 @@ impl EndgameDb {
                 .sum(),
         );
         for step in plan {
-            let extent = step.extent(&domain);
+            let extent = step.extent;
             let stored = match (&self.store, step.stored) {
                 (Some(store), true) => {
                     match store.load_of(step.class, extent, step.layout.slots()) {
@@ -322,7 +317,7 @@ impl EndgameDb {
                     table
                 }
             };
-            if step.whole {
+            if extent == Extent::Whole {
                 self.classes.insert(step.class, table);
             } else if let Some(reach) = &mut self.reach {
                 reach.tables.insert(step.class, (step.layout, table));

@@ -48,10 +48,16 @@ const ROUND_CHUNK: usize = 1 << 14;
 /// cells, ranked by the combinatorial number system) or listed (a sorted subset of them, such as
 /// the men placements a puzzle can reach, placed by binary search). A class of whole groups is
 /// indexed exactly as its database ([`Pieces::index`]).
+///
+/// A class of kings only, as many a side, can be halved: exchanging the colours of every piece
+/// and the side to move gives a position of the same class and the same value (kings move alike
+/// both ways), so only red's turns get a slot and black's are read with the colours exchanged.
 #[derive(Debug, Clone)]
 pub(super) struct Layout {
     lists: [Vec<u32>; 4],
     whole: [bool; 4],
+    /// Only red's turns have slots (no side-to-move bit).
+    halved: bool,
     radix: [usize; 4],
     weights: [usize; 4],
 }
@@ -60,6 +66,22 @@ impl Layout {
     /// Every position of `class`.
     pub(super) fn whole(class: Material) -> Layout {
         Layout::from_lists(class.groups().map(|n| combinations(32, n)), [true; 4])
+    }
+
+    /// Every position of `class`, which has kings only and as many a side, halved by the
+    /// exchange of colours.
+    pub(super) fn halved(class: Material) -> Layout {
+        debug_assert!(Layout::can_halve(class));
+        Layout {
+            halved: true,
+            ..Layout::whole(class)
+        }
+    }
+
+    /// Whether `class` has kings only, as many a side (so that it can be halved).
+    pub(super) fn can_halve(class: Material) -> bool {
+        let [red_kings, red_men, black_kings, black_men] = class.groups();
+        red_men == 0 && black_men == 0 && red_kings == black_kings
     }
 
     /// The positions of `class` whose red men are among `red_men` and black men among
@@ -88,14 +110,20 @@ impl Layout {
         Layout {
             lists,
             whole,
+            halved: false,
             radix,
             weights,
         }
     }
 
-    /// Index slots (both sides to move).
+    /// Index slots (both sides to move, or red's only when halved).
     pub(super) fn slots(&self) -> usize {
-        self.radix.iter().product::<usize>() * 2
+        self.radix.iter().product::<usize>() << self.side_bits()
+    }
+
+    /// Bits of the index for the side to move: none when halved.
+    fn side_bits(&self) -> u32 {
+        u32::from(!self.halved)
     }
 
     /// The place of group `g`'s cells `mask`; `None` when a listed group does not hold it.
@@ -110,17 +138,36 @@ impl Layout {
     /// The index of `p` (of this layout's class), `None` when a listed group does not hold its
     /// cells.
     pub(super) fn index(&self, p: Pieces) -> Option<usize> {
+        let p = match (self.halved, p.side) {
+            (true, Color::Black) => {
+                let [red_kings, red_men, black_kings, black_men] = p.groups;
+                Pieces {
+                    groups: [black_kings, black_men, red_kings, red_men],
+                    side: Color::Red,
+                }
+            }
+            _ => p,
+        };
         let mut digits = 0;
         for g in 0..4 {
             digits += self.rank(g, p.groups[g])? * self.weights[g];
         }
-        Some((digits << 1) | usize::from(p.side == Color::Black))
+        Some((digits << self.side_bits()) | usize::from(p.side == Color::Black))
+    }
+
+    /// The side to move at index `i`.
+    fn side(&self, i: usize) -> Color {
+        if self.halved || i & 1 == 0 {
+            Color::Red
+        } else {
+            Color::Black
+        }
     }
 
     /// The position at index `i` and its four digits.
     fn decode_digits(&self, i: usize) -> (Pieces, [usize; 4]) {
-        let side = if i & 1 == 0 { Color::Red } else { Color::Black };
-        let mut rest = i >> 1;
+        let side = self.side(i);
+        let mut rest = i >> self.side_bits();
         let mut groups = [0u32; 4];
         let mut digits = [0usize; 4];
         for g in (0..4).rev() {
@@ -133,11 +180,13 @@ impl Layout {
 
     /// Moves `p`, of digits `digits`, to the next index.
     fn advance(&self, p: &mut Pieces, digits: &mut [usize; 4]) {
-        if p.side == Color::Red {
-            p.side = Color::Black;
-            return;
+        if !self.halved {
+            if p.side == Color::Red {
+                p.side = Color::Black;
+                return;
+            }
+            p.side = Color::Red;
         }
-        p.side = Color::Red;
         for g in (0..4).rev() {
             digits[g] += 1;
             if digits[g] < self.radix[g] {
@@ -151,8 +200,8 @@ impl Layout {
 
     /// The position at index `i`.
     pub(super) fn decode(&self, i: usize) -> Pieces {
-        let side = if i & 1 == 0 { Color::Red } else { Color::Black };
-        let mut rest = i >> 1;
+        let side = self.side(i);
+        let mut rest = i >> self.side_bits();
         let mut groups = [0u32; 4];
         for g in (0..4).rev() {
             // Groups of one entry (no piece, or a single placement) are common: no division.
@@ -521,7 +570,17 @@ fn predecessors(layout: &Layout, k: Pieces, found: &mut impl FnMut(usize)) {
     let side_bit = usize::from(before.side == Color::Black);
     let mut visit = |group: usize, to: u32, from: u8| {
         let moved = (k.groups[group] & !(1 << to)) | (1 << from);
-        if let Some(r) = layout.rank(group, moved) {
+        if layout.halved {
+            // Black's turn: its slot is red's with the colours exchanged.
+            let mut groups = k.groups;
+            groups[group] = moved;
+            if let Some(i) = layout.index(Pieces {
+                groups,
+                side: before.side,
+            }) {
+                found(i);
+            }
+        } else if let Some(r) = layout.rank(group, moved) {
             let digits = all - ranks[group] * layout.weights[group] + r * layout.weights[group];
             found((digits << 1) | side_bit);
         }
@@ -544,5 +603,46 @@ fn predecessors(layout: &Layout, k: Pieces, found: &mut impl FnMut(usize)) {
                 visit(men_group, to, from);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A halved class holds the same values as the whole one, for both sides to move: two
+    /// kings against two (each position of black's turn read as red's with the colours
+    /// exchanged), and the predecessors of red's turns found in black's slots.
+    #[test]
+    fn a_halved_class_has_the_whole_class_values() {
+        let mut db = EndgameDb::default();
+        let guard = Guard::until(None);
+        let classes = Material::all_up_to(4, MAX_GROUP);
+        let two_each = *classes
+            .iter()
+            .find(|c| c.groups() == [2, 0, 2, 0])
+            .expect("2K v 2K");
+        for &class in classes.iter().filter(|c| c.reds() + c.blacks() < 4) {
+            if class.groups()[1] + class.groups()[3] == 0 {
+                let table = db.build(class, &guard).expect("built");
+                db.classes.insert(class, table);
+            }
+        }
+        let whole = Layout::whole(two_each);
+        let halved = Layout::halved(two_each);
+        assert_eq!(halved.slots() * 2, whole.slots());
+        let full = db.analyse(two_each, &whole, &guard).expect("analysed");
+        let half = db.analyse(two_each, &halved, &guard).expect("analysed");
+        let mut decided = 0;
+        for (i, &value) in full.iter().enumerate() {
+            let p = whole.decode(i);
+            if overlaps(p) {
+                continue;
+            }
+            let j = halved.index(p).expect("every position has a slot");
+            assert_eq!(half[j], value, "{p:?}");
+            decided += usize::from(value != 0);
+        }
+        assert!(decided > 10_000, "many won or lost positions ({decided})");
     }
 }

@@ -36,6 +36,9 @@ const HEADER: usize = 32;
 pub(super) enum Extent {
     /// Every position (`<class>.egdb`).
     Whole,
+    /// Every position of a class of kings only, as many a side, red's turns only (black's are
+    /// the same with the colours exchanged): `<class>.half.egdb`.
+    Halved,
     /// The positions a puzzle can reach, analysed from its red and black men's cells
     /// (`<class>@<red>-<black>.egdb`, the cells as hexadecimal masks); see `reach`.
     Reach([u32; 2]),
@@ -102,6 +105,7 @@ impl Store {
         let name = class.to_string().replace(' ', "-");
         match extent {
             Extent::Whole => self.dir.join(format!("{name}.egdb")),
+            Extent::Halved => self.dir.join(format!("{name}.half.egdb")),
             Extent::Reach([red, black]) => {
                 self.dir.join(format!("{name}@{red:08x}-{black:08x}.egdb"))
             }
@@ -236,6 +240,7 @@ fn header(class: Material, width: usize, slots: usize) -> Vec<u8> {
 fn key_bytes(extent: Extent) -> Vec<u8> {
     match extent {
         Extent::Whole => Vec::new(),
+        Extent::Halved => b"halved".to_vec(),
         Extent::Reach([red, black]) => [red.to_le_bytes(), black.to_le_bytes()].concat(),
     }
 }

@@ -263,9 +263,10 @@ impl EndgameDb {
                 return Err(BuildError::Cancelled);
             }
             let built = !self.available(class);
+            let began = Instant::now();
             self.obtain(class, &guard)?;
             if built {
-                pace.finished(class.slots());
+                pace.finished(class.slots(), began);
             }
         }
         Ok(true)

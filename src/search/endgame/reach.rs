@@ -306,8 +306,9 @@ impl EndgameDb {
                     if pace.hopeless(guard) {
                         return Err(BuildError::Cancelled);
                     }
+                    let began = std::time::Instant::now();
                     let table = Table::Bytes(self.analyse(step.class, &step.layout, guard)?);
-                    pace.finished(step.layout.slots());
+                    pace.finished(step.layout.slots(), began);
                     self.analysed += step.layout.slots();
                     if let Some(store) = &self.store {
                         // Only a cache: a file that cannot be written is analysed again next

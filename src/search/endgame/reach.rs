@@ -8,10 +8,12 @@
 //! every move of a position inside it leads inside it). Kings go anywhere, so they keep the
 //! whole combinations of the 32 cells. Each class the puzzle's material leads to is then
 //! indexed by its kings' ranks and its men's places in the domain's sorted lists ([`Layout`]),
-//! and solved by the same retrograde analysis as the full classes (`build`): a move that leaves
+//! and solved by the same retrograde analysis as the full classes (`retro`): a move that leaves
 //! the domain cannot exist, and a predecessor outside it cannot be reached, so it is skipped.
-//! The values take a byte per position ([`Table`]); a full class already held (built, or read
-//! from the store) is used instead of its restricted one.
+//! Classes of kings only are analysed whole (halved when they have as many kings a side and are
+//! too large to build whole). The values take a byte per position ([`Table`]); a full class
+//! already held (built, or read from the store) is used instead of its restricted one, and with
+//! a store every class analysed is written to it and read back by later runs.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -24,9 +26,9 @@ use super::table::Table;
 use super::{BuildError, EndgameDb, MAX_GROUP, MAX_POSITIONS};
 
 /// Most bytes the analysis of one puzzle may hold at its peak: the values of every class (a
-/// byte each) plus about five bytes per position of the class being built (two counters of two
-/// bytes, the bitmap and the lists of positions by distance). With the search's table and the
-/// rest of the program this keeps a run within 2 GiB.
+/// byte each) plus at most five bytes per position of the class being analysed (its count and
+/// crowning bytes, and the lists of positions by distance; see `retro`). With the search's table
+/// and the rest of the program this keeps a run within 2 GiB.
 pub const REACH_BYTES: usize = 1_600 << 20;
 
 /// Most pieces on the board for the reachable-only analysis: beyond six, the men's placements

@@ -15,6 +15,7 @@
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use thiserror::Error;
 
@@ -206,11 +207,15 @@ impl Store {
         };
         fs::create_dir_all(&self.dir).map_err(io_error(&self.dir))?;
         let path = self.path_of(class, extent);
+        // Unique to this write: the solver's games run in parallel threads (`bench`), and two
+        // may keep the same class at once.
+        static WRITES: AtomicU64 = AtomicU64::new(0);
         let temp = self.dir.join(format!(
-            ".{}.{}.tmp",
+            ".{}.{}-{}.tmp",
             path.file_name()
                 .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
-            std::process::id()
+            std::process::id(),
+            WRITES.fetch_add(1, Ordering::Relaxed)
         ));
         let written = File::create(&temp).and_then(|mut f| {
             f.write_all(&encode(class, extent, table))?;

@@ -1,4 +1,5 @@
-//! `checkers egdb build`: builds the endgame databases once into a directory that later runs read.
+//! `checkers egdb build` and `checkers egdb reach`: build the endgame databases, or analyse the
+//! positions puzzles can reach, once into a directory that later runs read.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -7,6 +8,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 
+use checkers::formats::input;
 use checkers::search::endgame::store::Store;
 use checkers::search::endgame::EndgameDb;
 
@@ -42,6 +44,27 @@ enum EgdbAction {
         #[arg(short, long)]
         quiet: bool,
     },
+    /// Analyse the positions each puzzle can reach (6 pieces) into the directory, once.
+    ///
+    /// Material whose whole classes are too large to build (six pieces) is solved over only the
+    /// positions a puzzle can reach; this keeps the result, one file per class, so that solving
+    /// the puzzle (or a position of its line) later reads it in a fraction of a second. Whole
+    /// classes already in the directory are read instead of analysed. The solver writes the
+    /// same files itself when it analyses such a puzzle with a database directory.
+    Reach {
+        /// Puzzle files.
+        #[arg(required = true, value_name = "PUZZLE")]
+        puzzles: Vec<PathBuf>,
+
+        /// Directory of the databases (default: $CHECKERS_EGDB, else the platform's cache
+        /// directory, e.g. ~/.cache/checkers/egdb).
+        #[arg(long, value_name = "DIR")]
+        egdb: Option<PathBuf>,
+
+        /// Print nothing but errors.
+        #[arg(short, long)]
+        quiet: bool,
+    },
 }
 
 /// The directory chosen on the command line, else the default one.
@@ -51,18 +74,64 @@ pub fn store_dir(chosen: Option<&PathBuf>) -> Option<PathBuf> {
 
 /// Runs `checkers egdb`.
 pub fn run(args: &EgdbArgs) -> Result<ExitCode> {
-    let EgdbAction::Build {
-        pieces,
-        egdb,
-        quiet,
-    } = &args.action;
-    let dir = store_dir(egdb.as_ref())
+    match &args.action {
+        EgdbAction::Build {
+            pieces,
+            egdb,
+            quiet,
+        } => build(*pieces, egdb.as_ref(), *quiet),
+        EgdbAction::Reach {
+            puzzles,
+            egdb,
+            quiet,
+        } => reach(puzzles, egdb.as_ref(), *quiet),
+    }
+}
+
+/// Runs `checkers egdb reach`.
+fn reach(puzzles: &[PathBuf], egdb: Option<&PathBuf>, quiet: bool) -> Result<ExitCode> {
+    let dir = store_dir(egdb)
+        .context("no cache directory on this platform: choose one with --egdb DIR")?;
+    let mut db = EndgameDb::with_store(Store::new(&dir));
+    let started = Instant::now();
+    for path in puzzles {
+        let pos = input::read_puzzle(path, None)?;
+        let before = db.analysed();
+        let covered = db
+            .prepare_reachable(&pos, None)
+            .with_context(|| format!("analysing {}", path.display()))?;
+        if !covered {
+            anyhow::bail!(
+                "{}: not a position the reachable-only analysis covers (one to five pieces a \
+                 side, at most six in all, on cells of one colour)",
+                path.display()
+            );
+        }
+        if let Some(why) = db.damaged_file() {
+            output::eprintln(&format!("checkers: warning: {why}"))?;
+        }
+        if !quiet {
+            output::eprintln(&format!(
+                "{}: {:.1} M positions held, {:.1} M analysed now ({:.1} s)",
+                path.display(),
+                db.positions() as f64 / 1e6,
+                (db.analysed() - before) as f64 / 1e6,
+                started.elapsed().as_secs_f64()
+            ))?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `checkers egdb build`.
+fn build(pieces: u8, egdb: Option<&PathBuf>, quiet: bool) -> Result<ExitCode> {
+    let dir = store_dir(egdb)
         .context("no cache directory on this platform: choose one with --egdb DIR")?;
     let mut db = EndgameDb::with_store(Store::new(&dir));
     let started = Instant::now();
     let (mut positions, mut bytes, mut built) = (0usize, 0u64, 0usize);
     let mut lines = Vec::new();
-    db.build_store(usize::from(*pieces), &mut |r| {
+    db.build_store(usize::from(pieces), &mut |r| {
         positions += r.positions;
         bytes += r.file_bytes;
         built += usize::from(r.built);

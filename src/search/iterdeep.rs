@@ -30,9 +30,14 @@ pub struct Thought {
 }
 
 /// Time per index slot assumed when deciding whether a database can be built in time: about
-/// twice what one thread takes on an idle machine. Only a guess at whether to start: the build
-/// itself stops at the deadline.
-const BUILD_NANOS_PER_SLOT: u64 = 250;
+/// what both threads take together on a machine loaded by other work (twice the idle figure).
+/// Only a guess at whether to start: the build itself gives up as soon as the speed it measures
+/// says it cannot finish by its deadline.
+const BUILD_NANOS_PER_SLOT: u64 = 200;
+
+/// Share of the time left before the turn's deadline that a database build may take: when it
+/// does not finish, the rest of the game keeps the remainder.
+const BUILD_SHARE: f64 = 0.85;
 
 /// Margin of the deepening's score (hundredths of a man) beyond which the proof search asks only
 /// for the side ahead's win: a man and a half.
@@ -222,13 +227,13 @@ impl Searcher {
     /// Builds the quick kings-only databases of `pos` within the deadline ([`EndgameDb::prepare`]);
     /// whether `pos` is covered.
     fn build_quick(&mut self, pos: &Position) -> bool {
-        let built = self.endgame.prepare_until(pos, self.limits.deadline);
+        let built = self.endgame.prepare_until(pos, self.build_deadline());
         self.note_build(built)
     }
 
     /// Builds every database `pos` can reach within the deadline ([`EndgameDb::prepare_for`]).
     fn build_all(&mut self, pos: &Position) {
-        let built = self.endgame.prepare_for_until(pos, self.limits.deadline);
+        let built = self.endgame.prepare_for_until(pos, self.build_deadline());
         self.note_build(built);
     }
 
@@ -262,14 +267,22 @@ impl Searcher {
         thought
     }
 
-    /// Whether the endgame databases for `pos` can be built before the turn's deadline, at a
-    /// pessimistic [`BUILD_NANOS_PER_SLOT`] (one thread, loaded machine).
+    /// Whether the endgame databases for `pos` can be built before the build's deadline
+    /// ([`build_deadline`](Self::build_deadline)), at a pessimistic [`BUILD_NANOS_PER_SLOT`].
     fn time_to_build(&self, pos: &Position) -> bool {
         let slots = self.endgame.slots_to_build(pos) as u64;
         let needed = Duration::from_nanos(slots.saturating_mul(BUILD_NANOS_PER_SLOT));
-        self.limits
-            .deadline
+        self.build_deadline()
             .is_none_or(|deadline| Instant::now() + needed < deadline)
+    }
+
+    /// When a database build must give up: [`BUILD_SHARE`] of the time left before the turn's
+    /// deadline, so that a build that fails leaves the rest of the game time to play.
+    fn build_deadline(&self) -> Option<Instant> {
+        self.limits.deadline.map(|deadline| {
+            let now = Instant::now();
+            now + deadline.saturating_duration_since(now).mul_f64(BUILD_SHARE)
+        })
     }
 
     /// Iterative deepening over `sorted` (moves sorted canonically) until a proven result, the

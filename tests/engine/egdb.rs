@@ -79,3 +79,78 @@ fn egdb_build_refuses_a_bad_piece_count() {
         .failure()
         .code(2);
 }
+
+/// `checkers egdb reach` keeps the analysis of the positions a puzzle reaches; a second run
+/// reads it (nothing analysed), the solver plays the same line from it, and a board it does
+/// not cover is refused with a message.
+#[test]
+fn reachable_analyses_are_kept_and_reused() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let store = dir.path().join("egdb");
+    let board = dir.path().join("king-and-man-each.txt");
+    fs::write(
+        &board,
+        "........\n..b.....\n........\n....B...\n........\n........\n...r....\nR.......\n",
+    )
+    .expect("written");
+    let reach = || {
+        checkers()
+            .args(["egdb", "reach", "--egdb"])
+            .arg(&store)
+            .arg(&board)
+            .output()
+            .expect("runs")
+    };
+    let out = reach();
+    assert!(out.status.success(), "{out:?}");
+    let names: Vec<String> = fs::read_dir(&store)
+        .expect("written")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names.iter().any(|n| n.starts_with("1K1M-v-1K1M@")),
+        "{names:?}"
+    );
+    let again = reach();
+    assert!(again.status.success());
+    let log = String::from_utf8_lossy(&again.stderr);
+    assert!(log.contains(", 0.0 M analysed now"), "{log}");
+    let with = dir.path().join("with.txt");
+    let without = dir.path().join("without.txt");
+    for (out, store) in [(&with, Some(&store)), (&without, None)] {
+        let mut cmd = checkers();
+        if let Some(store) = store {
+            cmd.arg("--egdb").arg(store);
+        }
+        cmd.arg("-q")
+            .arg("--inputfile")
+            .arg(&board)
+            .arg("--outputfile")
+            .arg(out)
+            .assert()
+            .success();
+    }
+    assert_eq!(
+        fs::read(&with).expect("written"),
+        fs::read(&without).expect("written")
+    );
+    let crowded = puzzle("kings-2v1-far-corner.txt");
+    let many = dir.path().join("many.txt");
+    fs::write(
+        &many,
+        "........\n.b.b.b.b\nb.b.b.b.\n........\n........\n.r.r.r.r\nr.r.r.r.\n........\n",
+    )
+    .expect("written");
+    let refused = checkers()
+        .args(["egdb", "reach", "--egdb"])
+        .arg(&store)
+        .arg(&crowded)
+        .arg(&many)
+        .output()
+        .expect("runs");
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("many.txt: not a position"),
+        "{refused:?}"
+    );
+}

@@ -21,6 +21,7 @@ mod build;
 mod cells;
 mod pieces;
 mod reach;
+mod retro;
 pub mod store;
 mod table;
 
@@ -33,7 +34,7 @@ use crate::rules::piece::Color;
 use crate::rules::position::Position;
 
 use super::score::Score;
-use build::Guard;
+use build::{Guard, Pace};
 use pieces::{Material, Pieces};
 use reach::Reach;
 pub use reach::{REACH_BYTES, REACH_PIECES};
@@ -51,6 +52,9 @@ pub enum BuildError {
     /// the builds; reading its positions as draws could report a wrong value as proven).
     #[error("the endgame database of {0} was needed first but is not built")]
     MissingClass(String),
+    /// A value of the class named did not fit the byte it is kept in (over 254 plies).
+    #[error("the endgame database of {0} has a value too far from the end to keep")]
+    TooDeep(String),
 }
 
 /// Most index slots (both sides to move, smaller material included) built at once, without
@@ -74,11 +78,13 @@ pub struct EndgameDb {
     damaged: Option<String>,
     /// The positions reachable from a puzzle whose classes are too large to build whole.
     reach: Option<Reach>,
+    /// Index slots built or analysed by this value (not read from the store).
+    analysed: usize,
 }
 
 impl EndgameDb {
-    /// Databases that read the classes kept in `store` instead of building them (the classes
-    /// it lacks are built in memory, not written: `checkers egdb build` writes them).
+    /// Databases that read the classes kept in `store` instead of building them; the classes it
+    /// lacks are built (or analysed over the positions a puzzle reaches) and written to it.
     #[must_use]
     pub fn with_store(store: Store) -> EndgameDb {
         EndgameDb {
@@ -122,7 +128,7 @@ impl EndgameDb {
     }
 
     /// Makes `class` held: read from the store when it has an undamaged file, else built (the
-    /// classes it leads to being held).
+    /// classes it leads to being held) and written to the store, when there is one.
     fn obtain(&mut self, class: Material, guard: &Guard) -> Result<(), BuildError> {
         if self.classes.contains_key(&class) {
             return Ok(());
@@ -140,7 +146,12 @@ impl EndgameDb {
             }
         }
         let table = self.build(class, guard)?;
-        self.classes.insert(class, Table::from_words(table));
+        self.analysed += class.slots();
+        if let Some(store) = &self.store {
+            // Only a cache: a file that cannot be written is built again next time.
+            let _ = store.save(class, &table);
+        }
+        self.classes.insert(class, table);
         Ok(())
     }
 
@@ -167,7 +178,13 @@ impl EndgameDb {
         if pos.kings() == pos.occupied() && self.fitting(pos, QUICK_POSITIONS).is_some() {
             self.prepare_for_until(pos, deadline)
         } else {
-            Ok(false)
+            match Pieces::of(pos) {
+                // Kept by an earlier run: read at once.
+                Some(p) if self.fitting(pos, MAX_POSITIONS).is_none() && self.reach_stored(p) => {
+                    self.prepare_reach(p, &Guard::until(deadline))
+                }
+                _ => Ok(false),
+            }
         }
     }
 
@@ -233,8 +250,24 @@ impl EndgameDb {
                 None => Ok(false),
             };
         };
-        for class in m.reachable() {
+        let classes = m.reachable();
+        let mut pace = Pace::new(
+            classes
+                .iter()
+                .filter(|&&c| !self.available(c))
+                .map(|c| c.slots())
+                .sum(),
+        );
+        for class in classes {
+            if pace.hopeless(&guard) {
+                return Err(BuildError::Cancelled);
+            }
+            let built = !self.available(class);
+            let began = Instant::now();
             self.obtain(class, &guard)?;
+            if built {
+                pace.finished(class.slots(), began);
+            }
         }
         Ok(true)
     }
@@ -254,6 +287,13 @@ impl EndgameDb {
             Some(p) => self.prepare_reach(p, &Guard::until(deadline)),
             None => Ok(false),
         }
+    }
+
+    /// Index slots built or analysed by this value since it was made (not read from the
+    /// store).
+    #[must_use]
+    pub fn analysed(&self) -> usize {
+        self.analysed
     }
 
     /// Index slots of all the databases built.

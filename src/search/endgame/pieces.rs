@@ -35,11 +35,6 @@ impl Material {
         [n[1] * n[2] * n[3], n[2] * n[3], n[3], 1]
     }
 
-    /// Whether the class has men (so crowning moves lead out of it).
-    pub(super) fn has_men(self) -> bool {
-        self.red_men + self.black_men > 0
-    }
-
     /// Index slots of the class (both sides to move).
     pub(super) fn slots(self) -> usize {
         self.groups()

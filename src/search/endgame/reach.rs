@@ -8,42 +8,38 @@
 //! every move of a position inside it leads inside it). Kings go anywhere, so they keep the
 //! whole combinations of the 32 cells. Each class the puzzle's material leads to is then
 //! indexed by its kings' ranks and its men's places in the domain's sorted lists ([`Layout`]),
-//! and solved by the same retrograde analysis as the full classes (`build`): a move that leaves
+//! and solved by the same retrograde analysis as the full classes (`retro`): a move that leaves
 //! the domain cannot exist, and a predecessor outside it cannot be reached, so it is skipped.
-//! The values take a byte per position ([`Table`]); a full class already held (built, or read
-//! from the store) is used instead of its restricted one.
+//! Classes of kings only are analysed whole (halved when they have as many kings a side and are
+//! too large to build whole). The values take a byte per position ([`Table`]); a full class
+//! already held (built, or read from the store) is used instead of its restricted one, and with
+//! a store every class analysed is written to it and read back by later runs.
 
-use std::sync::atomic::{AtomicU16, Ordering};
-
-use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::rules::piece::Color;
-
-use super::build::{at, merge, Guard, Outcome, BITMAP_CHUNK, SETTLED};
-use super::cells::{
-    cells, combinations, rank, BLACK_CROWN, BLACK_FORWARD, NEXT, NONE, RED_CROWN, RED_FORWARD,
-};
-use super::pieces::{has_jump, steps, Material, Pieces};
+use super::build::{Guard, Pace};
+use super::cells::{cells, BLACK_CROWN, BLACK_FORWARD, NEXT, NONE, RED_CROWN, RED_FORWARD};
+use super::pieces::{Material, Pieces};
+use super::retro::Layout;
+use super::store::Extent;
 use super::table::Table;
-use super::{BuildError, EndgameDb, MAX_GROUP};
+use super::{BuildError, EndgameDb, MAX_GROUP, MAX_POSITIONS};
 
 /// Most bytes the analysis of one puzzle may hold at its peak: the values of every class (a
-/// byte each) plus about five bytes per position of the class being built (two counters of two
-/// bytes, the bitmap and the lists of positions by distance). With the search's table and the
-/// rest of the program this keeps a run within 2 GiB.
+/// byte each) plus at most five bytes per position of the class being analysed (its count and
+/// crowning bytes, and the lists of positions by distance; see `retro`). With the search's table
+/// and the rest of the program this keeps a run within 2 GiB.
 pub const REACH_BYTES: usize = 1_600 << 20;
 
 /// Most pieces on the board for the reachable-only analysis: beyond six, the men's placements
 /// and the kings they crown into make it too large to finish within a turn.
 pub const REACH_PIECES: usize = 6;
 
-/// Positions decoded per task of the first pass.
-const FIRST_CHUNK: usize = 1 << 15;
-
 /// The men placements of each side a game from a root can reach, by number of men, sorted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Domain {
+    /// The red and black men it was closed from (the key of its files in the store).
+    from: [u32; 2],
     /// Red's then black's placements, indexed by their number of men.
     men: [Vec<Vec<u32>>; 2],
 }
@@ -51,10 +47,16 @@ pub(super) struct Domain {
 impl Domain {
     /// The placements reachable from `root`'s men.
     pub(super) fn of(root: Pieces) -> Domain {
+        Domain::from_men([root.groups[1], root.groups[3]])
+    }
+
+    /// The placements reachable from red men on `from[0]` and black men on `from[1]`.
+    fn from_men(from: [u32; 2]) -> Domain {
         Domain {
+            from,
             men: [
-                closure(root.groups[1], RED_FORWARD, RED_CROWN),
-                closure(root.groups[3], BLACK_FORWARD, BLACK_CROWN),
+                closure(from[0], RED_FORWARD, RED_CROWN),
+                closure(from[1], BLACK_FORWARD, BLACK_CROWN),
             ],
         }
     }
@@ -62,6 +64,12 @@ impl Domain {
     /// The placements of `count` men of `side` (0 red, 1 black).
     fn list(&self, side: usize, count: usize) -> &[u32] {
         self.men[side].get(count).map_or(&[], Vec::as_slice)
+    }
+
+    /// The index of `class` restricted to this domain.
+    pub(super) fn layout(&self, class: Material) -> Layout {
+        let g = class.groups();
+        Layout::within(class, self.list(0, g[1]), self.list(1, g[3]))
     }
 
     /// Whether the men of `p` are inside the domain.
@@ -117,85 +125,6 @@ fn closure(men: u32, forward: [usize; 2], crown: u32) -> Vec<Vec<u32>> {
     by_count
 }
 
-/// The index of a class restricted to a domain: the four groups' places (kings by their rank
-/// among all combinations, men by their place in the domain's list) in mixed radix, then the
-/// side to move.
-#[derive(Debug, Clone)]
-pub(super) struct Layout {
-    lists: [Vec<u32>; 4],
-    radix: [usize; 4],
-    weights: [usize; 4],
-}
-
-impl Layout {
-    fn new(class: Material, domain: &Domain) -> Layout {
-        let g = class.groups();
-        let lists = [
-            combinations(32, g[0]),
-            domain.list(0, g[1]).to_vec(),
-            combinations(32, g[2]),
-            domain.list(1, g[3]).to_vec(),
-        ];
-        let radix = [0, 1, 2, 3].map(|i| lists[i].len());
-        let weights = [
-            radix[1] * radix[2] * radix[3],
-            radix[2] * radix[3],
-            radix[3],
-            1,
-        ];
-        Layout {
-            lists,
-            radix,
-            weights,
-        }
-    }
-
-    /// Index slots (both sides to move).
-    fn slots(&self) -> usize {
-        self.radix.iter().product::<usize>() * 2
-    }
-
-    /// The place of group `g`'s cells `mask` in its list; `None` for men outside the domain.
-    fn rank(&self, g: usize, mask: u32) -> Option<usize> {
-        if g % 2 == 0 {
-            Some(rank(mask) as usize)
-        } else {
-            self.lists[g].binary_search(&mask).ok()
-        }
-    }
-
-    /// The index of `p` (of this layout's class), `None` when its men are outside the domain.
-    fn index(&self, p: Pieces) -> Option<usize> {
-        let mut digits = 0;
-        for g in 0..4 {
-            digits += self.rank(g, p.groups[g])? * self.weights[g];
-        }
-        Some((digits << 1) | usize::from(p.side == Color::Black))
-    }
-
-    /// The position at index `i`.
-    fn decode(&self, i: usize) -> Pieces {
-        let side = if i & 1 == 0 { Color::Red } else { Color::Black };
-        let mut rest = i >> 1;
-        let mut groups = [0u32; 4];
-        for g in (0..4).rev() {
-            if self.radix[g] > 1 {
-                groups[g] = self.lists[g][rest % self.radix[g]];
-                rest /= self.radix[g];
-            } else {
-                groups[g] = self.lists[g][0];
-            }
-        }
-        Pieces { groups, side }
-    }
-}
-
-/// Whether two groups of `p` share a cell (an unused index slot).
-fn overlaps(p: Pieces) -> bool {
-    let [a, b, c, d] = p.groups;
-    a & b != 0 || (a | b) & c != 0 || (a | b | c) & d != 0
-}
-
 /// The values of the classes a puzzle leads to, restricted to its domain.
 #[derive(Debug)]
 pub(super) struct Reach {
@@ -211,18 +140,53 @@ impl Reach {
         Some(table.get(layout.index(p)?))
     }
 
+    /// The classes analysed, with their layouts and values.
+    pub(super) fn tables(&self) -> impl Iterator<Item = (Material, &Layout, &Table)> {
+        self.tables.iter().map(|(&c, (l, t))| (c, l, t))
+    }
+
     /// Index slots held.
     pub(super) fn positions(&self) -> usize {
         self.tables.values().map(|(_, t)| t.len()).sum()
     }
 }
 
+/// One class of a reachable-only analysis: over all its positions when it has no men or its
+/// whole file is in the store (halved when it has as many kings a side and is too large to
+/// build whole), else over the domain; and whether its values are in the store.
+#[derive(Debug)]
+struct Step {
+    class: Material,
+    layout: Layout,
+    extent: Extent,
+    /// Its file is in the store (to be read, not analysed, unless it is damaged).
+    stored: bool,
+}
+
 impl EndgameDb {
-    /// The classes to analyse for `root` (those not held in full and not yet analysed), with
-    /// their layouts and the domain, or `None` when `root` does not fit: a side without pieces
-    /// or with more than [`MAX_GROUP`], more than [`REACH_PIECES`] in all, or more than
-    /// [`REACH_BYTES`] at the peak.
-    fn reach_plan(&self, root: Pieces) -> Option<(Domain, Vec<(Material, Layout)>)> {
+    /// The domain for `root`: the one analysed already, or one whose files are in the store,
+    /// when it holds `root`'s men; else `root`'s own.
+    fn reach_domain(&self, root: Pieces) -> Domain {
+        if let Some(r) = self.reach.as_ref().filter(|r| r.domain.contains(root)) {
+            return r.domain.clone();
+        }
+        self.store
+            .as_ref()
+            .and_then(|store| {
+                store
+                    .reach_keys()
+                    .into_iter()
+                    .map(Domain::from_men)
+                    .find(|d| d.contains(root))
+            })
+            .unwrap_or_else(|| Domain::of(root))
+    }
+
+    /// The classes to analyse or read for `root` (those not held in full and not yet analysed)
+    /// and the domain, or `None` when `root` does not fit: a side without pieces or with more
+    /// than [`MAX_GROUP`], more than [`REACH_PIECES`] in all, or more than [`REACH_BYTES`] at
+    /// the peak.
+    fn reach_plan(&self, root: Pieces) -> Option<(Domain, Vec<Step>)> {
         let m = root.material();
         if !(1..=MAX_GROUP).contains(&m.reds())
             || !(1..=MAX_GROUP).contains(&m.blacks())
@@ -230,41 +194,81 @@ impl EndgameDb {
         {
             return None;
         }
-        let domain = match &self.reach {
-            Some(r) if r.domain.contains(root) => r.domain.clone(),
-            _ => Domain::of(root),
-        };
+        let domain = self.reach_domain(root);
         let done = |c: &Material| {
             self.reach
                 .as_ref()
                 .is_some_and(|r| r.domain == domain && r.tables.contains_key(c))
         };
-        let plan: Vec<(Material, Layout)> = m
+        let plan: Vec<Step> = m
             .reachable()
             .into_iter()
             .filter(|c| !self.classes.contains_key(c) && !done(c))
-            .map(|c| (c, Layout::new(c, &domain)))
-            .filter(|(_, l)| l.slots() > 0)
+            .map(|class| {
+                let stored_whole = self.store.as_ref().is_some_and(|s| s.present(class));
+                let kings_only = class.groups()[1] + class.groups()[3] == 0;
+                let (layout, extent) = if stored_whole {
+                    (Layout::whole(class), Extent::Whole)
+                } else if kings_only && Layout::can_halve(class) && class.slots() > MAX_POSITIONS {
+                    (Layout::halved(class), Extent::Halved)
+                } else if kings_only {
+                    (Layout::whole(class), Extent::Whole)
+                } else {
+                    (domain.layout(class), Extent::Reach(domain.from))
+                };
+                let stored = stored_whole
+                    || self
+                        .store
+                        .as_ref()
+                        .is_some_and(|s| s.present_of(class, extent, layout.slots()));
+                Step {
+                    class,
+                    layout,
+                    extent,
+                    stored,
+                }
+            })
+            .filter(|s| s.layout.slots() > 0)
             .collect();
         let held = self
             .reach
             .as_ref()
             .filter(|r| r.domain == domain)
             .map_or(0, Reach::positions);
-        let total: usize = held + plan.iter().map(|(_, l)| l.slots()).sum::<usize>();
-        let largest = plan.iter().map(|(_, l)| l.slots()).max().unwrap_or(0);
+        let total: usize = held + plan.iter().map(|s| s.layout.slots()).sum::<usize>();
+        let largest = plan
+            .iter()
+            .filter(|s| !s.stored)
+            .map(|s| s.layout.slots())
+            .max()
+            .unwrap_or(0);
         (total + 5 * largest <= REACH_BYTES).then_some((domain, plan))
     }
 
-    /// Index slots the reachable-only analysis of `p` would build (0 when it is covered or does
-    /// not fit).
+    /// Index slots the reachable-only analysis of `p` would analyse (0 when it is covered, its
+    /// values are all in the store, or it does not fit).
     pub(super) fn reach_slots(&self, p: Pieces) -> usize {
-        self.reach_plan(p)
-            .map_or(0, |(_, plan)| plan.iter().map(|(_, l)| l.slots()).sum())
+        self.reach_plan(p).map_or(0, |(_, plan)| {
+            plan.iter()
+                .filter(|s| !s.stored)
+                .map(|s| s.layout.slots())
+                .sum()
+        })
     }
 
-    /// Analyses every class `p` leads to, restricted to its domain, unless held already. The
-    /// classes finished before a failure are kept (each is complete).
+    /// Whether the store holds every class the reachable-only analysis of `p` needs (reading
+    /// them takes a fraction of a second).
+    pub(super) fn reach_stored(&self, p: Pieces) -> bool {
+        self.store.is_some()
+            && self
+                .reach_plan(p)
+                .is_some_and(|(_, plan)| plan.iter().all(|s| s.stored))
+    }
+
+    /// Analyses every class `p` leads to, restricted to its domain, unless held already or
+    /// kept in the store (then read; a damaged file is analysed again and rewritten). Classes
+    /// analysed are written to the store, when there is one (a file that cannot be written is
+    /// only not kept). The classes finished before a failure are kept (each is complete).
     ///
     /// # Errors
     /// [`BuildError`] when the guard stopped the analysis or a class it reads is missing.
@@ -274,269 +278,203 @@ impl EndgameDb {
         };
         if self.reach.as_ref().is_none_or(|r| r.domain != domain) {
             self.reach = Some(Reach {
-                domain,
+                domain: domain.clone(),
                 tables: FxHashMap::default(),
             });
         }
-        for (class, layout) in plan {
-            let words = self.analyse(class, &layout, guard)?;
-            if let Some(reach) = &mut self.reach {
-                reach
-                    .tables
-                    .insert(class, (layout, Table::from_words(words)));
+        let mut pace = Pace::new(
+            plan.iter()
+                .filter(|s| !s.stored)
+                .map(|s| s.layout.slots())
+                .sum(),
+        );
+        for step in plan {
+            let extent = step.extent;
+            let stored = match (&self.store, step.stored) {
+                (Some(store), true) => {
+                    match store.load_of(step.class, extent, step.layout.slots()) {
+                        Ok(table) => table,
+                        Err(e) => {
+                            self.damaged.get_or_insert(e.to_string());
+                            None
+                        }
+                    }
+                }
+                _ => None,
+            };
+            let table = match stored {
+                Some(table) => table,
+                None => {
+                    if pace.hopeless(guard) {
+                        return Err(BuildError::Cancelled);
+                    }
+                    let began = std::time::Instant::now();
+                    let table = Table::Bytes(self.analyse(step.class, &step.layout, guard)?);
+                    pace.finished(step.layout.slots(), began);
+                    self.analysed += step.layout.slots();
+                    if let Some(store) = &self.store {
+                        // Only a cache: a file that cannot be written is analysed again next
+                        // time.
+                        let _ = store.save_of(step.class, extent, &table);
+                    }
+                    table
+                }
+            };
+            if extent == Extent::Whole {
+                self.classes.insert(step.class, table);
+            } else if let Some(reach) = &mut self.reach {
+                reach.tables.insert(step.class, (step.layout, table));
             }
         }
         Ok(true)
     }
-
-    /// Retrograde analysis of one class over `layout` (see `build` for the method), the classes
-    /// it leads to being held.
-    fn analyse(
-        &self,
-        class: Material,
-        layout: &Layout,
-        guard: &Guard,
-    ) -> Result<Vec<u16>, BuildError> {
-        if guard.stop() {
-            return Err(BuildError::Cancelled);
-        }
-        let slots = layout.slots();
-        let word: Vec<AtomicU16> = (0..slots).map(|_| AtomicU16::new(0)).collect();
-        let crown_loss: Option<Vec<AtomicU16>> = class
-            .has_men()
-            .then(|| (0..slots).map(|_| AtomicU16::new(0)).collect());
-        let (mut by_distance, mut due) = (0..slots.div_ceil(FIRST_CHUNK))
-            .into_par_iter()
-            .fold(
-                || (Vec::new(), Vec::new()),
-                |(mut settled, mut due), c| {
-                    if guard.stop() {
-                        return (settled, due);
-                    }
-                    for i in c * FIRST_CHUNK..((c + 1) * FIRST_CHUNK).min(slots) {
-                        let p = layout.decode(i);
-                        if overlaps(p) {
-                            continue;
-                        }
-                        let crown = crown_loss.as_deref().map(|c| &c[i]);
-                        let w = self.initial(p, i as u32, guard, crown, &mut settled, &mut due);
-                        word[i].store(w, Ordering::Relaxed);
-                    }
-                    (settled, due)
-                },
-            )
-            .reduce(
-                || (Vec::new(), Vec::new()),
-                |(a1, a2), (b1, b2)| (merge(a1, b1), merge(a2, b2)),
-            );
-        let mut bits = vec![0u32; slots.div_ceil(32)];
-        let mut plies = 0;
-        while plies < by_distance.len().max(due.len()) {
-            if guard.stop() {
-                return Err(BuildError::Cancelled);
-            }
-            if let Some(list) = due.get_mut(plies) {
-                let target = SETTLED | (plies as u16 + 1);
-                for i in std::mem::take(list) {
-                    let w = &word[i as usize];
-                    if w.load(Ordering::Relaxed) & SETTLED == 0 {
-                        w.store(target, Ordering::Relaxed);
-                        at(&mut by_distance, plies).push(i);
-                    }
-                }
-            }
-            for i in std::mem::take(at(&mut by_distance, plies)) {
-                bits[i as usize / 32] |= 1 << (i % 32);
-            }
-            let (next, later) = bits
-                .par_chunks_mut(BITMAP_CHUNK)
-                .enumerate()
-                .fold(
-                    || (Vec::new(), Vec::new()),
-                    |(mut next, mut later), (c, chunk)| {
-                        if guard.stop() {
-                            return (next, later);
-                        }
-                        for (w, word_bits) in chunk.iter_mut().enumerate() {
-                            let base = (c * BITMAP_CHUNK + w) * 32;
-                            for bit in cells(std::mem::take(word_bits)) {
-                                settle_predecessors(
-                                    &word,
-                                    crown_loss.as_deref(),
-                                    layout,
-                                    layout.decode(base + bit as usize),
-                                    plies,
-                                    &mut |j| next.push(j),
-                                    &mut |d, j| later.push((d, j)),
-                                );
-                            }
-                        }
-                        (next, later)
-                    },
-                )
-                .reduce(
-                    || (Vec::new(), Vec::new()),
-                    |(mut a, mut b), (c, d)| {
-                        a.extend(c);
-                        b.extend(d);
-                        (a, b)
-                    },
-                );
-            if !next.is_empty() {
-                at(&mut by_distance, plies + 1).extend(next);
-            }
-            for (d, j) in later {
-                at(&mut due, d).push(j);
-            }
-            plies += 1;
-        }
-        if guard.stop() {
-            return Err(BuildError::Cancelled);
-        }
-        if guard.found_missing() {
-            return Err(BuildError::MissingClass(format!(
-                "one that {class} leads to"
-            )));
-        }
-        drop(crown_loss);
-        Ok(word
-            .into_iter()
-            .map(|w| {
-                let w = w.into_inner();
-                if w & SETTLED != 0 {
-                    w & !SETTLED
-                } else {
-                    0
-                }
-            })
-            .collect())
-    }
-
-    /// The first word of position `p` at `index` (see `build`'s first pass): settled from the
-    /// classes its captures lead to when it has a jump, lost when it has no move, else the
-    /// count of its moves within the class (plus one when a crowning move wins or draws).
-    fn initial(
-        &self,
-        p: Pieces,
-        index: u32,
-        guard: &Guard,
-        crown: Option<&AtomicU16>,
-        settled: &mut Vec<Vec<u32>>,
-        due: &mut Vec<Vec<u32>>,
-    ) -> u16 {
-        let mut settle = |value: Option<usize>| match value {
-            Some(plies) => {
-                at(settled, plies).push(index);
-                SETTLED | (plies as u16 + 1)
-            }
-            None => SETTLED,
-        };
-        if has_jump(p) {
-            return settle(self.capture_outcome(p, guard).value());
-        }
-        let mut crowning = Outcome::NONE;
-        let mut crownings = 0;
-        let within = steps(p, &mut |from, to| {
-            crownings += 1;
-            crowning.add(self.built(p.after(from, to, true, 0), guard));
-        });
-        if within == 0 {
-            return settle(if crownings == 0 {
-                Some(0)
-            } else {
-                crowning.value()
-            });
-        }
-        if let Some(win) = crowning.best_win {
-            at(due, win).push(index);
-        }
-        if let Some(c) = crown {
-            c.store(crowning.longest_loss as u16, Ordering::Relaxed);
-        }
-        within + u16::from(crowning.best_win.is_some() || crowning.draw)
-    }
 }
 
-/// Counts the backward moves from `k`, settled at `plies`, into its predecessors inside the
-/// layout (as `build` does over a whole class; a predecessor whose men are outside the domain
-/// is not reachable and has no slot).
-fn settle_predecessors(
-    word: &[AtomicU16],
-    crown_loss: Option<&[AtomicU16]>,
-    layout: &Layout,
-    k: Pieces,
-    plies: usize,
-    settled: &mut impl FnMut(u32),
-    deferred: &mut impl FnMut(usize, u32),
-) {
-    let won = plies % 2 == 1;
-    let value = SETTLED | (plies as u16 + 2);
-    let before = Pieces {
-        groups: k.groups,
-        side: k.side.opponent(),
-    };
-    let m = before.mover();
-    let empty = !k.occupied();
-    let (kings_group, men_group) = match before.side {
-        Color::Red => (0, 1),
-        Color::Black => (2, 3),
-    };
-    let mut ranks = [0usize; 4];
-    for (g, r) in ranks.iter_mut().enumerate() {
-        match layout.rank(g, k.groups[g]) {
-            Some(x) => *r = x,
-            None => return,
-        }
+#[cfg(test)]
+mod tests {
+    use std::fs;
+    use std::path::Path;
+
+    use super::super::store::Store;
+    use super::*;
+    use crate::formats::board_text::parse_board;
+    use crate::rules::position::Position;
+
+    /// A king and a man each: four pieces, men of both sides (about a million slots).
+    fn root() -> Position {
+        parse_board(
+            b"........\n\
+              ..b.....\n\
+              ........\n\
+              ....B...\n\
+              ........\n\
+              ........\n\
+              ...r....\n\
+              R.......\n",
+        )
+        .expect("a board")
     }
-    let all: usize = (0..4).map(|g| ranks[g] * layout.weights[g]).sum();
-    let side_bit = usize::from(before.side == Color::Black);
-    let mut visit = |group: usize, to: u32, from: u8| {
-        let moved = (k.groups[group] & !(1 << to)) | (1 << from);
-        let Some(r) = layout.rank(group, moved) else {
-            return;
+
+    /// The files of `dir`, by name.
+    fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+        let mut out: Vec<(String, Vec<u8>)> = fs::read_dir(dir)
+            .expect("listed")
+            .map(|e| {
+                let e = e.expect("entry");
+                let name = e.file_name().to_string_lossy().into_owned();
+                (name, fs::read(e.path()).expect("read"))
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// Every value held, class by class, in a fixed order.
+    fn values(db: &EndgameDb) -> Vec<(Material, Table)> {
+        let mut out: Vec<(Material, Table)> = db
+            .classes
+            .iter()
+            .map(|(&c, t)| (c, t.clone()))
+            .chain(
+                db.reach
+                    .iter()
+                    .flat_map(Reach::tables)
+                    .map(|(c, _, t)| (c, t.clone())),
+            )
+            .collect();
+        out.sort_by_key(|(c, _)| *c);
+        out
+    }
+
+    #[test]
+    fn the_analysis_is_kept_and_read_back_without_analysing() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let pos = root();
+        let p = Pieces::of(&pos).expect("dark cells");
+        let mut first = EndgameDb::with_store(Store::new(dir.path()));
+        assert!(!first.reach_stored(p));
+        assert_eq!(first.prepare_reachable(&pos, None), Ok(true));
+        assert!(first.analysed() > 0);
+        let kept = files(dir.path());
+        // Classes with men over the puzzle's domain, kings-only classes whole, no temporary.
+        assert!(kept.iter().any(|(n, _)| n.starts_with("1K1M-v-1K1M@")));
+        assert!(kept.iter().any(|(n, _)| n == "1K-v-2K.egdb"));
+        assert!(kept
+            .iter()
+            .all(|(n, _)| n.ends_with(".egdb") && !n.starts_with('.')));
+        // The kings-only classes are exactly the whole databases a build writes.
+        let mut whole = EndgameDb::default();
+        for (class, table) in values(&first) {
+            if class.groups()[1] + class.groups()[3] == 0 {
+                let built = whole.build(class, &Guard::until(None)).expect("built");
+                assert_eq!(built, table, "{class}");
+                whole.classes.insert(class, built);
+            }
+        }
+        let mut second = EndgameDb::with_store(Store::new(dir.path()));
+        assert!(second.reach_stored(p));
+        assert_eq!(second.reach_slots(p), 0, "nothing left to analyse");
+        assert_eq!(second.prepare_reachable(&pos, None), Ok(true));
+        assert_eq!(second.analysed(), 0, "everything read");
+        assert_eq!(values(&second), values(&first));
+        assert_eq!(second.score(&pos, 0), first.score(&pos, 0));
+        assert!(second.damaged_file().is_none());
+    }
+
+    #[test]
+    fn damaged_analysis_files_are_rejected_and_analysed_again() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let pos = root();
+        let mut first = EndgameDb::with_store(Store::new(dir.path()));
+        assert_eq!(first.prepare_reachable(&pos, None), Ok(true));
+        let good = files(dir.path());
+        let (flipped, truncated) = {
+            let mut keyed = good
+                .iter()
+                .filter(|(n, b)| n.contains('@') && b.len() > 1000);
+            (
+                keyed.next().expect("a file").clone(),
+                keyed.next().expect("another").clone(),
+            )
         };
-        let index = ((all - ranks[group] * layout.weights[group] + r * layout.weights[group]) << 1)
-            | side_bit;
-        let w = &word[index];
-        let current = w.load(Ordering::Relaxed);
-        if current & SETTLED != 0 {
-            return;
-        }
-        if won {
-            if w.fetch_sub(1, Ordering::Relaxed) != 1 {
-                return;
-            }
-            let crowning = crown_loss.map_or(0, |c| usize::from(c[index].load(Ordering::Relaxed)));
-            if crowning > plies + 1 {
-                deferred(crowning, index as u32);
-                return;
-            }
-            w.store(value, Ordering::Relaxed);
-            settled(index as u32);
-        } else if w
-            .compare_exchange(current, value, Ordering::Relaxed, Ordering::Relaxed)
-            .is_ok()
-        {
-            settled(index as u32);
-        }
-    };
-    for to in cells(m.kings) {
-        for from in NEXT[to as usize] {
-            if from != NONE && (empty >> from) & 1 != 0 {
-                visit(kings_group, to, from);
-            }
-        }
+        let mut bytes = flipped.1.clone();
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 0x04;
+        fs::write(dir.path().join(&flipped.0), &bytes).expect("written");
+        fs::write(
+            dir.path().join(&truncated.0),
+            &truncated.1[..truncated.1.len() - 10],
+        )
+        .expect("written");
+        let mut again = EndgameDb::with_store(Store::new(dir.path()));
+        assert_eq!(again.prepare_reachable(&pos, None), Ok(true));
+        assert!(again.damaged_file().is_some(), "a damaged file is reported");
+        let rebuilt = flipped.1.len() + truncated.1.len() - 2 * 32;
+        assert_eq!(again.analysed(), rebuilt, "only the two damaged classes");
+        assert_eq!(values(&again), values(&first));
+        assert_eq!(files(dir.path()), good, "rewritten as they were");
     }
-    let backward = match before.side {
-        Color::Red => BLACK_FORWARD,
-        Color::Black => RED_FORWARD,
-    };
-    for to in cells(m.men & !m.crown) {
-        for d in backward {
-            let from = NEXT[to as usize][d];
-            if from != NONE && (empty >> from) & 1 != 0 {
-                visit(men_group, to, from);
-            }
-        }
+
+    #[test]
+    fn a_file_under_another_puzzles_name_is_not_trusted() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let pos = root();
+        let mut first = EndgameDb::with_store(Store::new(dir.path()));
+        assert_eq!(first.prepare_reachable(&pos, None), Ok(true));
+        let store = Store::new(dir.path());
+        let domain = first.reach.as_ref().expect("analysed").domain.clone();
+        let class = Pieces::of(&pos).expect("dark cells").material();
+        let layout = domain.layout(class);
+        let [red, black] = domain.from;
+        let other = Extent::Reach([red, black | 1]);
+        fs::copy(
+            store.path_of(class, Extent::Reach(domain.from)),
+            store.path_of(class, other),
+        )
+        .expect("copied");
+        assert!(store.present_of(class, other, layout.slots()));
+        assert!(store
+            .load_of(class, other, layout.slots())
+            .is_err_and(|e| e.to_string().contains("checksum")));
     }
 }

@@ -5,13 +5,17 @@
 //! A file is `<class>.egdb`, e.g. `2K1M-v-1K.egdb`: a 32-byte header (the magic
 //! [`MAGIC`], the format [`VERSION`], the four group sizes, the bytes per position, the
 //! number of positions, and a CRC-32 of the header's other bytes and the values), then the values
-//! in index order, little-endian. Files are written to a temporary name in the same directory
+//! in index order, little-endian. The values of a class analysed over only the positions a
+//! puzzle can reach (see `reach`) are kept as `<class>@<red>-<black>.egdb`, named by the cells
+//! of the puzzle's red and black men (hexadecimal masks of the 32 dark cells), which the
+//! checksum covers too. Files are written to a temporary name in the same directory
 //! and renamed, so a reader sees a whole file or none. The crate forbids `unsafe`, so files are
 //! read into memory rather than memory-mapped (the 5-piece set is about 500 MB).
 
 use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use thiserror::Error;
 
@@ -27,6 +31,19 @@ pub const MAGIC: [u8; 8] = *b"CKEGDB\r\n";
 pub const VERSION: u32 = 1;
 /// Bytes before the values.
 const HEADER: usize = 32;
+
+/// Which positions of a class a file holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Extent {
+    /// Every position (`<class>.egdb`).
+    Whole,
+    /// Every position of a class of kings only, as many a side, red's turns only (black's are
+    /// the same with the colours exchanged): `<class>.half.egdb`.
+    Halved,
+    /// The positions a puzzle can reach, analysed from its red and black men's cells
+    /// (`<class>@<red>-<black>.egdb`, the cells as hexadecimal masks); see `reach`.
+    Reach([u32; 2]),
+}
 
 /// Why a database file could not be used or written.
 #[derive(Debug, Error)]
@@ -81,17 +98,55 @@ impl Store {
 
     /// The file of `class`.
     pub(super) fn path(&self, class: Material) -> PathBuf {
+        self.path_of(class, Extent::Whole)
+    }
+
+    /// The file of `class` over `extent`.
+    pub(super) fn path_of(&self, class: Material, extent: Extent) -> PathBuf {
         let name = class.to_string().replace(' ', "-");
-        self.dir.join(format!("{name}.egdb"))
+        match extent {
+            Extent::Whole => self.dir.join(format!("{name}.egdb")),
+            Extent::Halved => self.dir.join(format!("{name}.half.egdb")),
+            Extent::Reach([red, black]) => {
+                self.dir.join(format!("{name}@{red:08x}-{black:08x}.egdb"))
+            }
+        }
     }
 
     /// Whether `class` has a file of the right size (a cheap check before deciding what to build;
     /// [`load`](Self::load) still verifies it).
     pub(super) fn present(&self, class: Material) -> bool {
-        fs::metadata(self.path(class)).is_ok_and(|m| {
-            let slots = class.slots() as u64;
+        self.present_of(class, Extent::Whole, class.slots())
+    }
+
+    /// Whether `class` over `extent` has a file of the right size for `slots` positions.
+    pub(super) fn present_of(&self, class: Material, extent: Extent, slots: usize) -> bool {
+        fs::metadata(self.path_of(class, extent)).is_ok_and(|m| {
+            let slots = slots as u64;
             m.len() == (HEADER as u64 + slots) || m.len() == (HEADER as u64 + 2 * slots)
         })
+    }
+
+    /// The men placements that files of reachable positions were analysed from, sorted (from
+    /// their names; a name that does not parse is ignored).
+    pub(super) fn reach_keys(&self) -> Vec<[u32; 2]> {
+        let Ok(entries) = fs::read_dir(&self.dir) else {
+            return Vec::new();
+        };
+        let mut keys: Vec<[u32; 2]> = entries
+            .filter_map(|e| {
+                let name = e.ok()?.file_name().into_string().ok()?;
+                let (_, key) = name.strip_suffix(".egdb")?.split_once('@')?;
+                let (red, black) = key.split_once('-')?;
+                Some([
+                    u32::from_str_radix(red, 16).ok()?,
+                    u32::from_str_radix(black, 16).ok()?,
+                ])
+            })
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        keys
     }
 
     /// The table of `class`, `Ok(None)` when it has no file.
@@ -100,14 +155,28 @@ impl Store {
     /// [`StoreError::Damaged`] when the file is not a whole database of `class` with the right
     /// checksum, [`StoreError::Io`] when it cannot be read.
     pub(super) fn load(&self, class: Material) -> Result<Option<Table>, StoreError> {
-        let path = self.path(class);
+        self.load_of(class, Extent::Whole, class.slots())
+    }
+
+    /// The table of `class` over `extent`, of `slots` positions; `Ok(None)` when it has no
+    /// file.
+    ///
+    /// # Errors
+    /// As [`load`](Self::load).
+    pub(super) fn load_of(
+        &self,
+        class: Material,
+        extent: Extent,
+        slots: usize,
+    ) -> Result<Option<Table>, StoreError> {
+        let path = self.path_of(class, extent);
         let mut bytes = Vec::new();
         match File::open(&path).and_then(|mut f| f.read_to_end(&mut bytes)) {
             Ok(_) => {}
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(source) => return Err(StoreError::Io { path, source }),
         }
-        decode(class, &bytes)
+        decode(class, extent, slots, &bytes)
             .map(Some)
             .map_err(|reason| StoreError::Damaged { path, reason })
     }
@@ -119,20 +188,37 @@ impl Store {
     /// [`StoreError::Io`] when the directory or the file cannot be written (the temporary file
     /// is then removed).
     pub(super) fn save(&self, class: Material, table: &Table) -> Result<(), StoreError> {
+        self.save_of(class, Extent::Whole, table)
+    }
+
+    /// Writes the table of `class` over `extent`, as [`save`](Self::save) does.
+    ///
+    /// # Errors
+    /// As [`save`](Self::save).
+    pub(super) fn save_of(
+        &self,
+        class: Material,
+        extent: Extent,
+        table: &Table,
+    ) -> Result<(), StoreError> {
         let io_error = |path: &Path| {
             let path = path.to_path_buf();
             move |source| StoreError::Io { path, source }
         };
         fs::create_dir_all(&self.dir).map_err(io_error(&self.dir))?;
-        let path = self.path(class);
+        let path = self.path_of(class, extent);
+        // Unique to this write: the solver's games run in parallel threads (`bench`), and two
+        // may keep the same class at once.
+        static WRITES: AtomicU64 = AtomicU64::new(0);
         let temp = self.dir.join(format!(
-            ".{}.{}.tmp",
+            ".{}.{}-{}.tmp",
             path.file_name()
                 .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
-            std::process::id()
+            std::process::id(),
+            WRITES.fetch_add(1, Ordering::Relaxed)
         ));
         let written = File::create(&temp).and_then(|mut f| {
-            f.write_all(&encode(class, table))?;
+            f.write_all(&encode(class, extent, table))?;
             f.sync_all()
         });
         if let Err(source) = written.and_then(|()| fs::rename(&temp, &path)) {
@@ -154,8 +240,18 @@ fn header(class: Material, width: usize, slots: usize) -> Vec<u8> {
     h
 }
 
-/// The whole file of `class`.
-fn encode(class: Material, table: &Table) -> Vec<u8> {
+/// What the checksum covers besides the header and the values: the men placements of a file of
+/// reachable positions, so that a file renamed to another puzzle's is not trusted.
+fn key_bytes(extent: Extent) -> Vec<u8> {
+    match extent {
+        Extent::Whole => Vec::new(),
+        Extent::Halved => b"halved".to_vec(),
+        Extent::Reach([red, black]) => [red.to_le_bytes(), black.to_le_bytes()].concat(),
+    }
+}
+
+/// The whole file of `class` over `extent`.
+fn encode(class: Material, extent: Extent, table: &Table) -> Vec<u8> {
     let mut out = header(class, table.width(), table.len());
     out.reserve(4 + table.bytes());
     let start = out.len() + 4;
@@ -166,13 +262,15 @@ fn encode(class: Material, table: &Table) -> Vec<u8> {
     }
     let mut crc = crc32fast::Hasher::new();
     crc.update(&out[..start - 4]);
+    crc.update(&key_bytes(extent));
     crc.update(&out[start..]);
     out[start - 4..start].copy_from_slice(&crc.finalize().to_le_bytes());
     out
 }
 
-/// The table in the file `bytes` of `class`, or what is wrong with it.
-fn decode(class: Material, bytes: &[u8]) -> Result<Table, String> {
+/// The table in the file `bytes` of `class` over `extent`, of `expected` positions, or what is
+/// wrong with it.
+fn decode(class: Material, extent: Extent, expected: usize, bytes: &[u8]) -> Result<Table, String> {
     if bytes.len() < HEADER {
         return Err(format!("{} bytes, shorter than the header", bytes.len()));
     }
@@ -191,7 +289,7 @@ fn decode(class: Material, bytes: &[u8]) -> Result<Table, String> {
     let mut slots = [0u8; 8];
     slots.copy_from_slice(&head[20..28]);
     let slots = u64::from_le_bytes(slots);
-    if !(1..=2).contains(&width) || slots != class.slots() as u64 {
+    if !(1..=2).contains(&width) || slots != expected as u64 {
         return Err(format!("{slots} positions of {width} bytes"));
     }
     if values.len() as u64 != slots * width as u64 {
@@ -203,6 +301,7 @@ fn decode(class: Material, bytes: &[u8]) -> Result<Table, String> {
     }
     let mut crc = crc32fast::Hasher::new();
     crc.update(&head[..28]);
+    crc.update(&key_bytes(extent));
     crc.update(values);
     if crc.finalize() != word(28) {
         return Err("checksum mismatch".to_string());
@@ -266,11 +365,10 @@ impl EndgameDb {
             let table = match kept {
                 Some(table) => table,
                 None => {
-                    let words = self.build(class, &guard).map_err(|e| StoreError::Damaged {
+                    let table = self.build(class, &guard).map_err(|e| StoreError::Damaged {
                         path: store.path(class),
                         reason: e.to_string(),
                     })?;
-                    let table = Table::from_words(words);
                     store.save(class, &table)?;
                     table
                 }
@@ -302,8 +400,8 @@ mod tests {
         let mut db = EndgameDb::default();
         let guard = Guard::until(None);
         for class in Material::all_up_to(pieces, MAX_GROUP) {
-            let words = db.build(class, &guard).expect("smaller classes first");
-            db.classes.insert(class, Table::from_words(words));
+            let table = db.build(class, &guard).expect("smaller classes first");
+            db.classes.insert(class, table);
         }
         db
     }

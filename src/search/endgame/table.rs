@@ -11,15 +11,6 @@ pub(super) enum Table {
 }
 
 impl Table {
-    /// The compact form of `words`: bytes when they all fit.
-    pub(super) fn from_words(words: Vec<u16>) -> Table {
-        if words.iter().all(|&w| w <= u16::from(u8::MAX)) {
-            Table::Bytes(words.into_iter().map(|w| w as u8).collect())
-        } else {
-            Table::Words(words)
-        }
-    }
-
     /// The value at `index` (`plies + 1`, or 0 for a draw).
     pub(super) fn get(&self, index: usize) -> u16 {
         match self {
@@ -56,9 +47,9 @@ mod tests {
 
     #[test]
     fn small_values_take_a_byte_and_large_ones_two() {
-        let t = Table::from_words(vec![0, 1, 255]);
-        assert_eq!((t.width(), t.len(), t.get(2)), (1, 3, 255));
-        let t = Table::from_words(vec![0, 256, 3]);
-        assert_eq!((t.width(), t.get(1), t.get(2)), (2, 256, 3));
+        let t = Table::Bytes(vec![0, 1, 255]);
+        assert_eq!((t.width(), t.len(), t.get(2), t.bytes()), (1, 3, 255, 3));
+        let t = Table::Words(vec![0, 256, 3]);
+        assert_eq!((t.width(), t.get(1), t.get(2), t.bytes()), (2, 256, 3, 6));
     }
 }

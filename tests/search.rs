@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use checkers::analysis::{optimal_line, Oracle, OracleLimits, Value};
 use checkers::formats::board_text::{parse_board, parse_solution};
+use checkers::rules::game::Outcome;
 use checkers::search::solve::{proof_budget, solve, SolveOptions};
 use checkers::search::{Features, Limits, Score, Searcher};
 use checkers::tools::random_boards::random_boards;
@@ -137,4 +138,34 @@ fn the_summary_says_how_far_unproven_moves_got() {
         stderr.contains("(not proven: move 1: no end within "),
         "{stderr}"
     );
+}
+
+/// A draw is proven when the endgame databases prove every searched move: king against king is
+/// a draw by the analyser and by the solver, which says so. Without the databases nothing proves
+/// a draw (the search proves game ends only), and the same line is not called proven.
+#[test]
+fn draws_read_off_the_databases_are_proven() {
+    let read = |path: &str| std::fs::read(path).expect("shipped file");
+    let pos = parse_board(&read("puzzles/draw-king-vs-king.txt")).expect("board");
+    let mut oracle = Oracle::new(OracleLimits::default());
+    assert_eq!(oracle.value(&pos).expect("fits"), Some(Value::Draw));
+    let options = SolveOptions::default();
+    let with = solve(pos, &options);
+    assert_eq!(with.outcome, Outcome::DrawByRepetition);
+    assert_eq!(with.root_score, Some(Score::ZERO));
+    assert!(with.proven, "{:?}", with.unproven);
+    let without = solve(
+        pos,
+        &SolveOptions {
+            features: Features {
+                endgame_db: false,
+                ..Features::default()
+            },
+            nodes_per_move: 2_000,
+            nodes_per_second: 0,
+            ..options
+        },
+    );
+    assert_eq!(without.outcome, Outcome::DrawByRepetition);
+    assert!(!without.proven);
 }

@@ -136,9 +136,9 @@ impl Searcher {
     /// bound reached.
     ///
     /// When the deepening's score puts one side clearly ahead, half the budget first asks only
-    /// for that side's win (half the searches; see [`prove`](Self::prove)); the rest, or all of
-    /// it otherwise, asks for both kinds of game end, since material can mislead (a sacrifice
-    /// that wins).
+    /// for that side's win (half the searches; see [`prove`](Self::prove)), and the rest asks for
+    /// both kinds of game end, since material can mislead (a sacrifice that wins). Otherwise the
+    /// board looks level and only half the budget is spent, on both kinds.
     fn prove_turn(
         &mut self,
         pos: &Position,
@@ -156,6 +156,9 @@ impl Searcher {
             .score
             .filter(|s| s.0.abs() >= PROOF_GUESS_MARGIN)
             .map(|s| s.0 > 0);
+        // A board that looks decisive gets the whole budget; one that looks level (a draw, most
+        // likely, which no search proves) half of it, so that it finishes quickly.
+        let budget = if expect.is_some() { budget } else { budget / 2 };
         let mut proof = Proof::NoEndWithin(0);
         let end = self.stats.nodes.saturating_add(budget);
         if expect.is_some() {

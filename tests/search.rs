@@ -169,3 +169,25 @@ fn draws_read_off_the_databases_are_proven() {
     assert_eq!(without.outcome, Outcome::DrawByRepetition);
     assert!(!without.proven);
 }
+
+/// The game's first turn gets half the proof budget when one side looks clearly ahead: the
+/// issue's dense board (a win in 13) is proven with a budget of 8.5 M nodes, which a quarter
+/// share (2.1 M) did not prove, and the line is the shipped one. (A long limit and a low rate
+/// give that budget without the deadline ever coming near.)
+#[test]
+fn a_decisive_first_turn_gets_half_the_proof_budget() {
+    let read = |path: &str| std::fs::read(path).expect("shipped file");
+    let pos = parse_board(&read("puzzles/kings-8-and-man-v-3-win-13.txt")).expect("board");
+    let expected =
+        parse_solution(&read("expected/kings-8-and-man-v-3-win-13.txt")).expect("solution");
+    let options = SolveOptions {
+        nodes_per_second: 20_000,
+        time_limit: Duration::from_secs(500),
+        ..SolveOptions::default()
+    };
+    assert_eq!(proof_budget(&options), 8_500_000);
+    let solution = solve(pos, &options);
+    assert!(solution.proven, "{:?}", solution.unproven);
+    assert_eq!(solution.root_score, Some(Score::won_at(13)));
+    assert_eq!(solution.states, expected);
+}

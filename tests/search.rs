@@ -191,3 +191,30 @@ fn a_decisive_first_turn_gets_half_the_proof_budget() {
     assert_eq!(solution.root_score, Some(Score::won_at(13)));
     assert_eq!(solution.states, expected);
 }
+
+/// A turn whose deepening proved the value but whose check for the canonical move ran out of
+/// nodes is not called proven, and says how far it got: no end within one ply less than the
+/// exact value it found (official puzzle p05, a win in 9, over a range of small budgets).
+#[test]
+fn an_unconfirmed_move_reports_its_exact_bound() {
+    let read = |path: &str| std::fs::read(path).expect("shipped file");
+    let pos = parse_board(&read("puzzles/p05.txt")).expect("board");
+    let mut cut_short = 0;
+    for nodes in (500..12_000).step_by(100) {
+        let mut searcher = Searcher::new(16);
+        let limits = Limits {
+            nodes: Some(nodes),
+            proof_nodes: Some(0),
+            deadline: None,
+        };
+        let thought = searcher.think(&pos, 40, limits, None).expect("red moves");
+        if thought.score == Some(Score::won_at(9)) && !thought.proven {
+            assert_eq!(thought.no_end_within, 8, "{nodes} nodes: {thought:?}");
+            cut_short += 1;
+        }
+    }
+    assert!(
+        cut_short > 0,
+        "no budget ran out during the canonical check"
+    );
+}

@@ -124,8 +124,13 @@ impl Searcher {
             match self.first_move_reaching(pos, &moves, score, thought.depth) {
                 Some(canonical) => thought.best = canonical,
                 // The budget ran out before the canonical move was confirmed: the move is still
-                // optimal, but may not be the canonical one, so it is not claimed as proven.
-                None => thought.proven = false,
+                // optimal, but may not be the canonical one, so it is not claimed as proven. Its
+                // value is exact all the same: no game end comes sooner.
+                None => {
+                    thought.proven = false;
+                    let plies = score.plies_to_end().unwrap_or(0);
+                    thought.no_end_within = plies.saturating_sub(1);
+                }
             }
         }
         Some(thought)

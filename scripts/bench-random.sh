@@ -40,7 +40,7 @@ for board in "$dir"/random-"$seed"-*.txt; do
     echo "$verdict" >"$dir/$name.verdict.txt"
     case $verdict in
         *"optimal:  yes"*) optimal=$((optimal + 1)); v=optimal ;;
-        *"optimal:  no"*) suboptimal=$((suboptimal + 1)); v=SUBOPTIMAL ;;
+        *"optimal:  no:"*) suboptimal=$((suboptimal + 1)); v=SUBOPTIMAL ;;
         *) undecided=$((undecided + 1)); v=undecided ;;
     esac
     printf '%s %6d ms  %-10s %s\n' "$name" "$ms" "$v" "$summary"

@@ -129,8 +129,13 @@ impl Searcher {
             match self.first_move_reaching(pos, &moves, score, thought.depth) {
                 Some(canonical) => thought.best = canonical,
                 // The budget ran out before the canonical move was confirmed: the move is still
-                // optimal, but may not be the canonical one, so it is not claimed as proven.
-                None => thought.proven = false,
+                // optimal, but may not be the canonical one, so it is not claimed as proven. Its
+                // value is exact all the same: no game end comes sooner.
+                None => {
+                    thought.proven = false;
+                    let plies = score.plies_to_end().unwrap_or(0);
+                    thought.no_end_within = plies.saturating_sub(1);
+                }
             }
         }
         Some(thought)
@@ -141,9 +146,9 @@ impl Searcher {
     /// bound reached.
     ///
     /// When the deepening's score puts one side clearly ahead, half the budget first asks only
-    /// for that side's win (half the searches; see [`prove`](Self::prove)); the rest, or all of
-    /// it otherwise, asks for both kinds of game end, since material can mislead (a sacrifice
-    /// that wins).
+    /// for that side's win (half the searches; see [`prove`](Self::prove)), and the rest asks for
+    /// both kinds of game end, since material can mislead (a sacrifice that wins). Otherwise the
+    /// board looks level and only half the budget is spent, on both kinds.
     fn prove_turn(
         &mut self,
         pos: &Position,
@@ -161,6 +166,9 @@ impl Searcher {
             .score
             .filter(|s| s.0.abs() >= PROOF_GUESS_MARGIN)
             .map(|s| s.0 > 0);
+        // A board that looks decisive gets the whole budget; one that looks level (a draw, most
+        // likely, which no search proves) half of it, so that it finishes quickly.
+        let budget = if expect.is_some() { budget } else { budget / 2 };
         let mut proof = Proof::NoEndWithin(0);
         let end = self.stats.nodes.saturating_add(budget);
         if expect.is_some() {

@@ -54,7 +54,8 @@ pub struct Solution {
     pub outcome: Outcome,
     /// The value of the puzzle for red, when the first searched turn proved it.
     pub root_score: Option<Score>,
-    /// Whether every searched move was proven optimal (so the line is optimal).
+    /// Whether every searched move was proven optimal (so the line is optimal): a win, or a draw
+    /// whose every searched move the endgame databases proved to keep the draw.
     pub proven: bool,
     /// Whether the time limit cut a turn short (the output may then vary between runs).
     pub time_limited: bool,
@@ -103,14 +104,19 @@ pub const FIRST_TURN_FACTOR: u64 = 20;
 /// deadline, whose stop would make the line depend on the machine.
 pub const DEFAULT_NODES_PER_SECOND: u64 = 1_000_000;
 
-/// Each side's first searched turn may spend this fraction (one in `n`) of the proof budget
-/// left: the first turns prove the puzzle's value, and every later turn then only looks for the
-/// canonical move reaching the known value. Two first turns that prove nothing (a drawn board)
-/// spend under half of the budget.
+/// The game's first searched turn may spend up to this fraction (one in `n`) of the proof budget
+/// left, the other side's first searched turn up to one in [`FIRST_PROOF_SHARE`]: the first turn
+/// proves the puzzle's value (every later turn then only looks for the canonical move reaching
+/// the known value), and a line is proven only when that turn is. A turn spends the whole of its
+/// share only when the deepening puts one side clearly ahead, half of it otherwise (see
+/// `Searcher::think`), so the first turns of a drawn-looking board spend under half of the
+/// budget.
+const DECIDING_PROOF_SHARE: u64 = 2;
+/// Share (one in `n`) of the proof budget left for the other side's first searched turn.
 const FIRST_PROOF_SHARE: u64 = 4;
-/// A later unproven turn may spend one in this many of the proof budget left, when a proof looks
-/// in reach (see [`in_reach`]).
-const LATER_PROOF_SHARE: u64 = 8;
+/// A later unproven turn may spend up to one in this many of the proof budget left, when a proof
+/// looks in reach (see [`in_reach`]).
+const LATER_PROOF_SHARE: u64 = 4;
 
 /// The game's budget of nodes for proof searches: the assumed speed times the part of the time
 /// limit not kept in reserve. Drawn boards spend most of it on each side's first turn and finish
@@ -150,6 +156,8 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
     let mut game = GameRecord::new(puzzle, options.fifty_move_rule);
     let mut root_score = None;
     let mut proven = true;
+    // Whether every searched move's score was a draw (see the `proven` of the solution).
+    let mut draws_only = true;
     let mut time_limited = false;
     let proof_nodes = proof_budget(options);
     // The exact value of the position to move, once a turn has proven it.
@@ -172,7 +180,9 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
         };
         let side = pos.side_to_move() as usize;
         let left = proof_nodes.saturating_sub(searcher.stats().nodes);
-        let proof = if !searched[side] {
+        let proof = if !searched[0] && !searched[1] {
+            left / DECIDING_PROOF_SHARE
+        } else if !searched[side] {
             left / FIRST_PROOF_SHARE
         } else if in_reach(previous[side]) {
             left / LATER_PROOF_SHARE
@@ -203,6 +213,7 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
                 root_score = thought.score;
             }
             proven &= thought.proven;
+            draws_only &= thought.score == Some(Score::ZERO);
             searched[side] = true;
             previous[side] = thought.score;
             if !thought.proven {
@@ -227,7 +238,14 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
         states: game.states().to_vec(),
         outcome,
         root_score,
-        proven: proven && matches!(outcome, Outcome::Win(_)),
+        proven: proven
+            && match outcome {
+                Outcome::Win(_) => true,
+                // A draw is proven when every searched move kept a proven draw: only the endgame
+                // databases prove draws, so each of those moves was read off them.
+                Outcome::DrawByRepetition => root_score == Some(Score::ZERO) && draws_only,
+                Outcome::DrawByFiftyMoves => false,
+            },
         time_limited,
         stats: searcher.stats(),
         tt_hit_rate: searcher.tt_hit_rate(),

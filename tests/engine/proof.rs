@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use checkers::analysis::{optimal_line, Oracle, OracleLimits, Value};
 use checkers::formats::board_text::{parse_board, parse_solution};
+use checkers::rules::game::Outcome;
 use checkers::search::solve::{proof_budget, solve, SolveOptions};
 use checkers::search::{Features, Limits, Score, Searcher};
 use checkers::tools::random_boards::random_boards;
@@ -136,5 +137,84 @@ fn the_summary_says_how_far_unproven_moves_got() {
     assert!(
         stderr.contains("(not proven: move 1: no end within "),
         "{stderr}"
+    );
+}
+
+/// A draw is proven when the endgame databases prove every searched move: king against king is
+/// a draw by the analyser and by the solver, which says so. Without the databases nothing proves
+/// a draw (the search proves game ends only), and the same line is not called proven.
+#[test]
+fn draws_read_off_the_databases_are_proven() {
+    let read = |path: &str| std::fs::read(path).expect("shipped file");
+    let pos = parse_board(&read("puzzles/draw-king-vs-king.txt")).expect("board");
+    let mut oracle = Oracle::new(OracleLimits::default());
+    assert_eq!(oracle.value(&pos).expect("fits"), Some(Value::Draw));
+    let options = SolveOptions::default();
+    let with = solve(pos, &options);
+    assert_eq!(with.outcome, Outcome::DrawByRepetition);
+    assert_eq!(with.root_score, Some(Score::ZERO));
+    assert!(with.proven, "{:?}", with.unproven);
+    let without = solve(
+        pos,
+        &SolveOptions {
+            features: Features {
+                endgame_db: false,
+                ..Features::default()
+            },
+            nodes_per_move: 2_000,
+            nodes_per_second: 0,
+            ..options
+        },
+    );
+    assert_eq!(without.outcome, Outcome::DrawByRepetition);
+    assert!(!without.proven);
+}
+
+/// The game's first turn gets half the proof budget when one side looks clearly ahead: the
+/// issue's dense board (a win in 13) is proven with a budget of 8.5 M nodes, which a quarter
+/// share (2.1 M) did not prove, and the line is the shipped one. (A long limit and a low rate
+/// give that budget without the deadline ever coming near.)
+#[test]
+fn a_decisive_first_turn_gets_half_the_proof_budget() {
+    let read = |path: &str| std::fs::read(path).expect("shipped file");
+    let pos = parse_board(&read("puzzles/kings-8-and-man-v-3-win-13.txt")).expect("board");
+    let expected =
+        parse_solution(&read("expected/kings-8-and-man-v-3-win-13.txt")).expect("solution");
+    let options = SolveOptions {
+        nodes_per_second: 20_000,
+        time_limit: Duration::from_secs(500),
+        ..SolveOptions::default()
+    };
+    assert_eq!(proof_budget(&options), 8_500_000);
+    let solution = solve(pos, &options);
+    assert!(solution.proven, "{:?}", solution.unproven);
+    assert_eq!(solution.root_score, Some(Score::won_at(13)));
+    assert_eq!(solution.states, expected);
+}
+
+/// A turn whose deepening proved the value but whose check for the canonical move ran out of
+/// nodes is not called proven, and says how far it got: no end within one ply less than the
+/// exact value it found (official puzzle p05, a win in 9, over a range of small budgets).
+#[test]
+fn an_unconfirmed_move_reports_its_exact_bound() {
+    let read = |path: &str| std::fs::read(path).expect("shipped file");
+    let pos = parse_board(&read("puzzles/p05.txt")).expect("board");
+    let mut cut_short = 0;
+    for nodes in (500..12_000).step_by(100) {
+        let mut searcher = Searcher::new(16);
+        let limits = Limits {
+            nodes: Some(nodes),
+            proof_nodes: Some(0),
+            deadline: None,
+        };
+        let thought = searcher.think(&pos, 40, limits, None).expect("red moves");
+        if thought.score == Some(Score::won_at(9)) && !thought.proven {
+            assert_eq!(thought.no_end_within, 8, "{nodes} nodes: {thought:?}");
+            cut_short += 1;
+        }
+    }
+    assert!(
+        cut_short > 0,
+        "no budget ran out during the canonical check"
     );
 }

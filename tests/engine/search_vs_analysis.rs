@@ -205,14 +205,15 @@ fn check(
     }
 }
 
-#[test]
-fn proven_search_results_are_the_analysers_exact_values_and_canonical_moves() {
+/// Checks the puzzles whose index in name order has the given parity, with one searcher for all
+/// of them, as a player keeps one for a whole game: proofs must stay right whatever its table
+/// holds from earlier searches. It searches without endgame databases (building them takes
+/// seconds); a second one, with them, takes the positions of at most `DB_PIECES` pieces, whose
+/// databases are small, to check the proofs read off them. (Two halves, so that the test
+/// harness runs them side by side.)
+fn check_half(parity: usize) -> Tally {
     let mut tally = Tally::default();
     let mut seen = HashSet::new();
-    // One searcher for every position, as a player keeps one for a whole game: proofs must stay
-    // right whatever its table holds from earlier searches. It searches without endgame
-    // databases (building them takes seconds); a second one, with them, takes the positions of
-    // at most `DB_PIECES` pieces, whose databases are small, to check the proofs read off them.
     let mut searcher = Searcher::with_features(
         8,
         Features {
@@ -222,6 +223,9 @@ fn proven_search_results_are_the_analysers_exact_values_and_canonical_moves() {
     );
     let mut with_db = Searcher::new(8);
     for (index, (name, root, expected)) in public_puzzles().into_iter().enumerate() {
+        if index % 2 != parity {
+            continue;
+        }
         let line = expected.unwrap_or_else(|| walk(&root, 8, index as u64));
         let mut oracle = Oracle::new(oracle_limits());
         for pos in sample(&line) {
@@ -234,8 +238,23 @@ fn proven_search_results_are_the_analysers_exact_values_and_canonical_moves() {
         }
     }
     eprintln!("{tally:?}");
-    // Today: 553 checked, 522 of them longer than one ply, 26 draws.
-    assert!(tally.checked >= 300, "too few proofs checked: {tally:?}");
-    assert!(tally.long >= 200, "too few long proofs checked: {tally:?}");
-    assert!(tally.draws >= 10, "too few proven draws checked: {tally:?}");
+    tally
+}
+
+/// The floors stand a little under today's counts (commit of this test: even puzzles 138
+/// proofs checked, 109 of them longer than one ply, 25 draws; odd puzzles 509, 507 and 1): a
+/// change that makes the search prove much less fails here rather than passing on few checks.
+#[test]
+fn proven_search_results_are_the_analysers_on_even_puzzles() {
+    let tally = check_half(0);
+    assert!(tally.checked >= 110, "too few proofs checked: {tally:?}");
+    assert!(tally.long >= 85, "too few long proofs checked: {tally:?}");
+    assert!(tally.draws >= 18, "too few proven draws checked: {tally:?}");
+}
+
+#[test]
+fn proven_search_results_are_the_analysers_on_odd_puzzles() {
+    let tally = check_half(1);
+    assert!(tally.checked >= 400, "too few proofs checked: {tally:?}");
+    assert!(tally.long >= 400, "too few long proofs checked: {tally:?}");
 }

@@ -241,7 +241,7 @@ fn check_half(parity: usize) -> Tally {
     tally
 }
 
-/// The floors stand a little under today's counts (commit of this test: even puzzles 138
+/// The floors stand a little under the counts when the test was split in two (even puzzles 138
 /// proofs checked, 109 of them longer than one ply, 25 draws; odd puzzles 509, 507 and 1): a
 /// change that makes the search prove much less fails here rather than passing on few checks.
 #[test]

@@ -163,6 +163,14 @@ struct Step {
     stored: bool,
 }
 
+/// Index slots of the steps of `plan` that must be analysed (not read from the store).
+fn slots_to_analyse(plan: &[Step]) -> usize {
+    plan.iter()
+        .filter(|s| !s.stored)
+        .map(|s| s.layout.slots())
+        .sum()
+}
+
 impl EndgameDb {
     /// The domain for `root`: the one analysed already, or one whose files are in the store,
     /// when it holds `root`'s men; else `root`'s own.
@@ -248,12 +256,8 @@ impl EndgameDb {
     /// Index slots the reachable-only analysis of `p` would analyse (0 when it is covered, its
     /// values are all in the store, or it does not fit).
     pub(super) fn reach_slots(&self, p: Pieces) -> usize {
-        self.reach_plan(p).map_or(0, |(_, plan)| {
-            plan.iter()
-                .filter(|s| !s.stored)
-                .map(|s| s.layout.slots())
-                .sum()
-        })
+        self.reach_plan(p)
+            .map_or(0, |(_, plan)| slots_to_analyse(&plan))
     }
 
     /// Whether the store holds every class the reachable-only analysis of `p` needs (reading
@@ -282,12 +286,7 @@ impl EndgameDb {
                 tables: FxHashMap::default(),
             });
         }
-        let mut pace = Pace::new(
-            plan.iter()
-                .filter(|s| !s.stored)
-                .map(|s| s.layout.slots())
-                .sum(),
-        );
+        let mut pace = Pace::new(slots_to_analyse(&plan));
         for step in plan {
             let extent = step.extent;
             let stored = match (&self.store, step.stored) {

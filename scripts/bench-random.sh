@@ -12,8 +12,9 @@
 #   cut lines that a quiet machine proves. KEEP=DIR keeps the boards, solutions and verdicts in
 #   DIR; BIN=PATH uses that binary instead of building one.
 #
-# An unproven board whose first move's proof reached "no end within 25 plies" or more has no win
-# or loss of at most 25 plies; the others are listed, since a short game end may exist there.
+# An unproven board whose proofs reached "no end within 25 plies" or more from the puzzle's
+# position has no win or loss of at most 25 plies; the others are listed, since a short game end
+# may exist there.
 set -euo pipefail
 count=${1:-300}
 seed=${2:-1}
@@ -72,7 +73,11 @@ for result in "$dir"/random-"$seed"-*.result; do
     case $summary in
         *"(proven optimal)"*) proven=$((proven + 1)) ;;
         *)
-            bound=$(sed -n 's/.*(not proven[^:]*: move 1: no end within \([0-9]*\) plies.*/\1/p' <<<"$summary")
+            # The first unproven move listed, K, follows K - 1 forced moves (a searched move
+            # before it would have been proven, and the whole line with it): the puzzle has no
+            # game end within its bound plus K - 1 plies.
+            bound=$(sed -n 's/.*(not proven[^:]*: move \([0-9]*\): no end within \([0-9]*\) plies.*/\1 \2/p' <<<"$summary")
+            [ -z "$bound" ] || bound=$(awk '{print $1 - 1 + $2}' <<<"$bound")
             if [ -n "$bound" ] && [ "$bound" -ge 25 ]; then
                 beyond25=$((beyond25 + 1))
             else
@@ -84,7 +89,7 @@ for result in "$dir"/random-"$seed"-*.result; do
 done
 echo "boards: $count (seed $seed, --time-limit $limit, $jobs at once)"
 echo "proven optimal by the solver: $proven ($((100 * proven / count))%)"
-echo "unproven, first move proven to have no game end within 25 plies: $beyond25"
+echo "unproven, proven to have no game end within 25 plies: $beyond25"
 echo "unproven, a game end within 25 plies not ruled out: ${#short[@]}${short[*]:+: ${short[*]}}"
 echo "verify: $optimal optimal, $suboptimal suboptimal, $undecided undecided (too large or over ${verify_seconds} s / ${verify_kib} KiB)"
 echo "solving time: $((solve_total / 1000)) s in all, $((solve_total / count)) ms a board; $wall s of wall time"

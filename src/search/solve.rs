@@ -242,8 +242,10 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
             && match outcome {
                 Outcome::Win(_) => true,
                 // A draw is proven when every searched move kept a proven draw: only the endgame
-                // databases prove draws, so each of those moves was read off them.
-                Outcome::DrawByRepetition => root_score == Some(Score::ZERO) && draws_only,
+                // databases prove draws, so each of those moves was read off them. The other
+                // moves were forced (one legal move), so a game of forced moves alone is the
+                // only game there is.
+                Outcome::DrawByRepetition => draws_only,
                 Outcome::DrawByFiftyMoves => false,
             },
         time_limited,

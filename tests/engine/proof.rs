@@ -170,6 +170,31 @@ fn draws_read_off_the_databases_are_proven() {
     assert!(!without.proven);
 }
 
+/// A draw whose first moves are forced (one legal move each) is proven too when every move that
+/// was searched is a database draw, and so is a game of forced moves alone, the only game there
+/// is (random boards 160 and 196 of `bench --random 300 --seed 1`, which the analyser finds
+/// drawn).
+#[test]
+fn draws_after_forced_moves_are_proven() {
+    let forced_only =
+        "........\nR.......\n.b......\n......B.\n........\n........\n........\n........\n";
+    let forced_first =
+        "........\n......R.\n........\n....B...\n.....R..\n........\n...B...B\n........\n";
+    for board in [forced_only, forced_first] {
+        let pos = parse_board(board.as_bytes()).expect("board");
+        let mut oracle = Oracle::new(OracleLimits::default());
+        assert_eq!(oracle.value(&pos).expect("fits"), Some(Value::Draw));
+        let solution = solve(pos, &SolveOptions::default());
+        assert_eq!(solution.outcome, Outcome::DrawByRepetition, "{board}");
+        assert_eq!(
+            solution.root_score, None,
+            "the first move is forced: {board}"
+        );
+        assert!(solution.unproven.is_empty(), "{:?}", solution.unproven);
+        assert!(solution.proven, "{board}");
+    }
+}
+
 /// The game's first turn gets half the proof budget when one side looks clearly ahead: the
 /// issue's dense board (a win in 13) is proven with a budget of 8.5 M nodes, which a quarter
 /// share (2.1 M) did not prove, and the line is the shipped one. (A long limit and a low rate

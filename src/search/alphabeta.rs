@@ -23,6 +23,11 @@ pub struct Limits {
     pub proof_nodes: Option<u64>,
     /// Stop at this instant (endgame database builds too).
     pub deadline: Option<Instant>,
+    /// Most index slots of endgame databases the turn may build for a position its deepening
+    /// scores level (no side a man and a half ahead): a level board is most likely a draw,
+    /// which only a database proves, and only while every move of the line so far is proven
+    /// (`None`: no cap; see `Searcher::think`).
+    pub level_build_slots: Option<usize>,
 }
 
 /// Search enhancements that can be switched off to measure what each is worth. Switching them off

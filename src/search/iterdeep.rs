@@ -40,8 +40,38 @@ const BUILD_NANOS_PER_SLOT: u64 = 200;
 const BUILD_SHARE: f64 = 0.85;
 
 /// Margin of the deepening's score (hundredths of a man) beyond which the proof search asks only
-/// for the side ahead's win: a man and a half.
+/// for the side ahead's win: a man and a half. Within it the board looks level.
 const PROOF_GUESS_MARGIN: i32 = 150;
+
+/// A turn whose board looks level spends one in this many of its proof budget: a level board is
+/// most likely a draw, which no proof search settles (measured: of the proofs that succeeded on
+/// the public boards, the shipped puzzles and 100 random boards, none started from a level
+/// score), and the few nodes left are for the sacrifice the deepening did not see.
+pub const LEVEL_PROOF_SHARE: u64 = 8;
+
+/// Whether the deepening's `score` looks level: no game end, and neither side
+/// [`PROOF_GUESS_MARGIN`] ahead (`None`, nothing searched, is not level).
+fn looks_level(score: Option<Score>) -> bool {
+    score.is_some_and(|s| s.0.abs() < PROOF_GUESS_MARGIN)
+}
+
+/// Nodes a turn's proof search may spend of its share `budget`: all of it when its board looks
+/// decisive, one in [`LEVEL_PROOF_SHARE`] when it looks level.
+fn proof_spend(budget: u64, level: bool) -> u64 {
+    if level {
+        budget / LEVEL_PROOF_SHARE
+    } else {
+        budget
+    }
+}
+
+/// Whether a turn whose deepening scored `score` (and did not prove it) builds the `slots`
+/// index slots of endgame databases its position needs: always when one side looks clearly
+/// ahead (the databases may prove its win), and within `level_cap` (see
+/// [`Limits::level_build_slots`]) when the board looks level.
+fn build_worth(score: Option<Score>, slots: usize, level_cap: Option<usize>) -> bool {
+    !looks_level(score) || level_cap.is_none_or(|cap| slots <= cap)
+}
 
 impl Searcher {
     /// Chooses a move for the side to move in `pos`, or `None` when it has none (it has lost).
@@ -97,7 +127,15 @@ impl Searcher {
         // played from them; otherwise the search, with a new budget, reads them where it can.
         let escalate = self.features.endgame_db && self.endgame.could_prepare_for(pos);
         let mut done = self.deepen(pos, &moves, max_depth);
-        if escalate && !done.is_some_and(|t| t.proven) && self.time_to_build(pos) {
+        if escalate
+            && !done.is_some_and(|t| t.proven)
+            && build_worth(
+                done.and_then(|t| t.score),
+                self.endgame.slots_to_build(pos),
+                limits.level_build_slots,
+            )
+            && self.time_to_build(pos)
+        {
             self.build_all(pos);
             if self.endgame.covers(pos) {
                 if let Some(thought) = self.endgame_move(pos, &moves) {
@@ -148,7 +186,8 @@ impl Searcher {
     /// When the deepening's score puts one side clearly ahead, half the budget first asks only
     /// for that side's win (half the searches; see [`prove`](Self::prove)), and the rest asks for
     /// both kinds of game end, since material can mislead (a sacrifice that wins). Otherwise the
-    /// board looks level and only half the budget is spent, on both kinds.
+    /// board looks level and only one in [`LEVEL_PROOF_SHARE`] of the budget is spent, on both
+    /// kinds.
     fn prove_turn(
         &mut self,
         pos: &Position,
@@ -167,8 +206,8 @@ impl Searcher {
             .filter(|s| s.0.abs() >= PROOF_GUESS_MARGIN)
             .map(|s| s.0 > 0);
         // A board that looks decisive gets the whole budget; one that looks level (a draw, most
-        // likely, which no search proves) half of it, so that it finishes quickly.
-        let budget = if expect.is_some() { budget } else { budget / 2 };
+        // likely, which no search proves) a small part, so that it finishes quickly.
+        let budget = proof_spend(budget, expect.is_none());
         let mut proof = Proof::NoEndWithin(0);
         let end = self.stats.nodes.saturating_add(budget);
         if expect.is_some() {
@@ -399,5 +438,46 @@ impl Searcher {
             }
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::endgame::{MAX_POSITIONS, QUICK_POSITIONS};
+
+    #[test]
+    fn a_board_looks_level_within_a_man_and_a_half_and_without_a_game_end() {
+        assert!(looks_level(Some(Score::ZERO)));
+        assert!(looks_level(Some(Score(PROOF_GUESS_MARGIN - 1))));
+        assert!(looks_level(Some(Score(1 - PROOF_GUESS_MARGIN))));
+        assert!(!looks_level(Some(Score(PROOF_GUESS_MARGIN))));
+        assert!(!looks_level(Some(Score(-PROOF_GUESS_MARGIN))));
+        assert!(!looks_level(Some(Score::won_at(41))));
+        assert!(!looks_level(Some(Score::lost_at(40))));
+        assert!(!looks_level(None));
+    }
+
+    #[test]
+    fn a_level_board_spends_a_small_part_of_its_proof_budget() {
+        assert_eq!(proof_spend(8_000_000, false), 8_000_000);
+        assert_eq!(proof_spend(8_000_000, true), 8_000_000 / LEVEL_PROOF_SHARE);
+        assert!(proof_spend(8_000_000, true) <= 1_000_000);
+        assert_eq!(proof_spend(0, true), 0);
+    }
+
+    #[test]
+    fn a_level_board_builds_only_within_its_cap() {
+        let level = Some(Score(-6));
+        let ahead = Some(Score(-287));
+        let large = 171_817_912;
+        // A side clearly ahead (or a game end seen) builds whatever fits the time.
+        assert!(build_worth(ahead, large, Some(QUICK_POSITIONS)));
+        assert!(build_worth(Some(Score::won_at(61)), large, Some(0)));
+        // A level board builds up to the cap, and anything without one.
+        assert!(build_worth(level, MAX_POSITIONS, Some(MAX_POSITIONS)));
+        assert!(!build_worth(level, MAX_POSITIONS + 1, Some(MAX_POSITIONS)));
+        assert!(!build_worth(level, large, Some(MAX_POSITIONS)));
+        assert!(build_worth(level, large, None));
     }
 }

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use crate::rules::game::{GameRecord, Outcome};
 use crate::rules::position::Position;
-use crate::search::endgame::{BuildError, EndgameDb};
+use crate::search::endgame::{BuildError, EndgameDb, MAX_POSITIONS, QUICK_POSITIONS};
 use crate::search::{Features, Limits, Score, SearchStats, Searcher};
 
 /// How to play a puzzle.
@@ -108,9 +108,10 @@ pub const DEFAULT_NODES_PER_SECOND: u64 = 1_000_000;
 /// left, the other side's first searched turn up to one in [`FIRST_PROOF_SHARE`]: the first turn
 /// proves the puzzle's value (every later turn then only looks for the canonical move reaching
 /// the known value), and a line is proven only when that turn is. A turn spends the whole of its
-/// share only when the deepening puts one side clearly ahead, half of it otherwise (see
-/// `Searcher::think`), so the first turns of a drawn-looking board spend under half of the
-/// budget.
+/// share only when the deepening puts one side clearly ahead, one in
+/// [`LEVEL_PROOF_SHARE`](crate::search::iterdeep::LEVEL_PROOF_SHARE) of it
+/// otherwise (see `Searcher::think`), so the first turns of a drawn-looking board spend under a
+/// tenth of the budget.
 const DECIDING_PROOF_SHARE: u64 = 2;
 /// Share (one in `n`) of the proof budget left for the other side's first searched turn.
 const FIRST_PROOF_SHARE: u64 = 4;
@@ -132,6 +133,28 @@ pub fn proof_budget(options: &SolveOptions) -> u64 {
 /// search proves) keep only the deepening's budget, so that they finish well inside the limit.
 fn in_reach(previous: Option<Score>) -> bool {
     previous.is_some_and(Score::is_game_end)
+}
+
+/// Most index slots of endgame databases a turn builds for a level-looking position while every
+/// searched move of the line is proven: the whole classes of up to five pieces (a few seconds),
+/// which prove the draws they cover; the reachable-only analyses of six pieces (often over 100 M
+/// slots, 10 to 20 s) are built only for positions where one side looks clearly ahead.
+pub const LEVEL_BUILD_SLOTS: usize = MAX_POSITIONS;
+
+/// Most index slots a turn builds for a level-looking position once a searched move of the line
+/// is unproven: the line can no longer be proven, so only builds quick enough to pay for
+/// themselves in the search they save.
+pub const UNPROVEN_LEVEL_BUILD_SLOTS: usize = QUICK_POSITIONS;
+
+/// The cap on database builds for level-looking positions ([`Limits::level_build_slots`]), by
+/// whether every searched move of the line so far is proven.
+#[must_use]
+pub fn level_build_slots(line_proven: bool) -> usize {
+    if line_proven {
+        LEVEL_BUILD_SLOTS
+    } else {
+        UNPROVEN_LEVEL_BUILD_SLOTS
+    }
 }
 
 /// Fraction of the time limit kept in reserve for finishing the game quickly.
@@ -193,6 +216,7 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
             nodes: Some(budget),
             proof_nodes: Some(proof),
             deadline: Some(soft_deadline),
+            level_build_slots: Some(level_build_slots(proven)),
         };
         let depth = options.max_depth.unwrap_or(u32::MAX);
         let thought = if out_of_time {
@@ -253,5 +277,17 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
         endgame_error: searcher.endgame_error().cloned(),
         unproven,
         elapsed: started.elapsed(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn level_boards_build_less_once_the_line_is_unproven() {
+        assert_eq!(level_build_slots(true), MAX_POSITIONS);
+        assert_eq!(level_build_slots(false), QUICK_POSITIONS);
+        assert!(level_build_slots(false) < level_build_slots(true));
     }
 }

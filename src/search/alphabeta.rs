@@ -77,6 +77,9 @@ pub struct Searcher {
     pub(super) endgame: EndgameDb,
     /// The first endgame database build that failed for a reason other than the deadline.
     pub(super) endgame_error: Option<BuildError>,
+    /// Most index slots a later database build may have, once one gave up (see
+    /// `Searcher::think`).
+    pub(super) build_ceiling: Option<usize>,
 }
 
 /// Least remaining depth at which children are looked up in the table before searching
@@ -106,6 +109,7 @@ impl Searcher {
             aborted: false,
             endgame: EndgameDb::default(),
             endgame_error: None,
+            build_ceiling: None,
         }
     }
 

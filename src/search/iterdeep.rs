@@ -65,6 +65,14 @@ fn proof_spend(budget: u64, level: bool) -> u64 {
     }
 }
 
+/// Most index slots a later build may have once a build of `slots` gave up (by the deadline, or
+/// because the pace it measured could not meet it): half as many. The deadline only draws nearer
+/// and the machine is as busy, so a build as large would give up too (p34 started four of 90 to
+/// 107 M slots, each given up after one to two seconds), while half of it may still fit.
+fn build_ceiling(slots: usize) -> usize {
+    slots / 2
+}
+
 /// Whether a turn whose deepening scored `score` (and did not prove it) builds the `slots`
 /// index slots of endgame databases its position needs: always when one side looks clearly
 /// ahead (the databases may prove its win), and within `level_cap` (see
@@ -129,12 +137,7 @@ impl Searcher {
         let mut done = self.deepen(pos, &moves, max_depth);
         if escalate
             && !done.is_some_and(|t| t.proven)
-            && build_worth(
-                done.and_then(|t| t.score),
-                self.endgame.slots_to_build(pos),
-                limits.level_build_slots,
-            )
-            && self.time_to_build(pos)
+            && self.worth_building(pos, done.and_then(|t| t.score), limits.level_build_slots)
         {
             self.build_all(pos);
             if self.endgame.covers(pos) {
@@ -278,9 +281,31 @@ impl Searcher {
         self.note_build(built)
     }
 
+    /// Whether to build the databases `pos` needs after a deepening that scored `score` and did
+    /// not prove it: the build is worth its time ([`build_worth`], with `level_cap` for a level
+    /// board), it is within the ceiling a build that gave up left ([`build_ceiling`]), and there
+    /// looks to be time for it ([`time_to_build`](Self::time_to_build)).
+    fn worth_building(
+        &self,
+        pos: &Position,
+        score: Option<Score>,
+        level_cap: Option<usize>,
+    ) -> bool {
+        let slots = self.endgame.slots_to_build(pos);
+        build_worth(score, slots, level_cap)
+            && self.build_ceiling.is_none_or(|ceiling| slots <= ceiling)
+            && self.time_to_build(pos)
+    }
+
     /// Builds every database `pos` can reach within the deadline ([`EndgameDb::prepare_for`]).
+    /// When the build gives up (the deadline, or the pace it measured), later builds are held to
+    /// [`build_ceiling`] of its slots.
     fn build_all(&mut self, pos: &Position) {
+        let slots = self.endgame.slots_to_build(pos);
         let built = self.endgame.prepare_for_until(pos, self.build_deadline());
+        if built == Err(BuildError::Cancelled) {
+            self.build_ceiling = Some(build_ceiling(slots));
+        }
         self.note_build(built);
     }
 
@@ -464,6 +489,13 @@ mod tests {
         assert_eq!(proof_spend(8_000_000, true), 8_000_000 / LEVEL_PROOF_SHARE);
         assert!(proof_spend(8_000_000, true) <= 1_000_000);
         assert_eq!(proof_spend(0, true), 0);
+    }
+
+    #[test]
+    fn a_build_that_gave_up_halves_the_builds_after_it() {
+        assert_eq!(build_ceiling(106_760_544), 53_380_272);
+        assert!(build_ceiling(102_890_240) < 102_890_240);
+        assert_eq!(build_ceiling(1), 0);
     }
 
     #[test]

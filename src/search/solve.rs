@@ -128,11 +128,24 @@ pub fn proof_budget(options: &SolveOptions) -> u64 {
     (options.nodes_per_second as f64 * seconds) as u64
 }
 
-/// Whether a later turn's proof search is worth its nodes: the side's previous turn saw a game
-/// end (beyond what it could prove exact). Other positions (drawn ones among them, which no
-/// search proves) keep only the deepening's budget, so that they finish well inside the limit.
-fn in_reach(previous: Option<Score>) -> bool {
-    previous.is_some_and(Score::is_game_end)
+/// How many plies beyond the bound its searches reached a game end may lie for a later turn's
+/// proof search to try for it: a proof search gains about 2 plies per fourfold budget (design.md),
+/// and a later turn's share (a few million nodes at the default limit) took p34's proofs 8 to 10
+/// plies past the deepening's depth.
+const PROOF_REACH_PLIES: u32 = 10;
+
+/// Whether a later turn's proof search is worth its nodes, from its side's previous searched
+/// turn (`previous`: the score and the bound within which no game end was proven): that turn saw
+/// a game end (beyond what it could prove exact) no more than [`PROOF_REACH_PLIES`] past the
+/// bound. Other positions keep only the deepening's budget, so that they finish well inside the
+/// limit: drawn ones, which no search proves, and those whose end is still far (p34's loss in 48
+/// seen at depth 14, which five proofs of 0.3 to 3 M nodes each got no nearer than 25).
+fn in_reach(previous: Option<(Score, u32)>) -> bool {
+    previous.is_some_and(|(score, reached)| {
+        score
+            .plies_to_end()
+            .is_some_and(|end| end <= reached.saturating_add(PROOF_REACH_PLIES))
+    })
 }
 
 /// Most index slots of endgame databases a turn builds for a level-looking position while every
@@ -185,8 +198,9 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
     let proof_nodes = proof_budget(options);
     // The exact value of the position to move, once a turn has proven it.
     let mut known: Option<Score> = None;
-    // Each side's score on its previous searched turn, and whether it has searched yet.
-    let mut previous: [Option<Score>; 2] = [None; 2];
+    // Each side's score on its previous searched turn with the bound its searches reached, and
+    // whether it has searched yet.
+    let mut previous: [Option<(Score, u32)>; 2] = [None; 2];
     let mut searched = [false; 2];
     let mut unproven = Vec::new();
     let outcome = loop {
@@ -239,7 +253,7 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
             proven &= thought.proven;
             draws_only &= thought.score == Some(Score::ZERO);
             searched[side] = true;
-            previous[side] = thought.score;
+            previous[side] = thought.score.map(|score| (score, thought.no_end_within));
             if !thought.proven {
                 unproven.push(UnprovenMove {
                     number: game.states().len(),
@@ -283,6 +297,19 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_later_proof_is_tried_only_when_the_end_seen_is_near_the_bound_reached() {
+        // p34: a loss in 48 seen by a deepening of 14 plies is out of reach; nearer, it is not.
+        assert!(!in_reach(Some((Score::lost_at(48), 14))));
+        assert!(in_reach(Some((Score::lost_at(24), 14))));
+        assert!(in_reach(Some((Score::won_at(25), 15))));
+        assert!(!in_reach(Some((Score::won_at(27), 15))));
+        // Heuristic scores and drawn boards never are.
+        assert!(!in_reach(Some((Score(400), 20))));
+        assert!(!in_reach(Some((Score::ZERO, 998))));
+        assert!(!in_reach(None));
+    }
 
     #[test]
     fn level_boards_build_less_once_the_line_is_unproven() {

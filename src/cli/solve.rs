@@ -124,9 +124,8 @@ pub struct EngineArgs {
     /// ahead (a sixteenth when the board looks level: a draw, most likely, which no proof
     /// settles), the other side's first a quarter of what is left (a thirty-second), later ones
     /// a quarter (a thirty-second) when their side's previous search saw a game end at most 10
-    /// plies past the bound its proofs reached. A count
-    /// fixed by the settings, so the same puzzle and settings always give the same line. 0: no
-    /// proof searches.
+    /// plies past the bound its proofs reached. A count fixed by the settings, so the same
+    /// puzzle and settings always give the same line. 0: no proof searches.
     #[arg(long = "nodes-per-second", value_name = "NODES",
           default_value_t = checkers::search::solve::DEFAULT_NODES_PER_SECOND)]
     pub nodes_per_second: u64,

@@ -89,7 +89,14 @@ impl Searcher {
     /// among all moves that reach that score the first in canonical order ([`Move::canonical_key`])
     /// is played, so the choice does not depend on the search's internal move order. When the
     /// deepening runs out of nodes first, the proof search ([`proof`](super::proof)) asks for a
-    /// game end within ever more plies with the turn's `proof_nodes`.
+    /// game end within ever more plies with the turn's `proof_nodes` (all of them when the
+    /// deepening's score puts one side a man and a half ahead, one in [`LEVEL_PROOF_SHARE`]
+    /// when the board looks level).
+    ///
+    /// Before the proof search, a position the endgame databases could cover has them built
+    /// when there looks to be time, except a level-looking one whose build exceeds
+    /// `limits.level_build_slots`, and, once a build has given up, one of more than half that
+    /// build's slots.
     ///
     /// `known` is the exact value of `pos` when an earlier turn proved it (the score of a proven
     /// move, carried over the moves since): only the canonical move reaching it is then searched.

@@ -109,9 +109,9 @@ pub const DEFAULT_NODES_PER_SECOND: u64 = 1_000_000;
 /// proves the puzzle's value (every later turn then only looks for the canonical move reaching
 /// the known value), and a line is proven only when that turn is. A turn spends the whole of its
 /// share only when the deepening puts one side clearly ahead, one in
-/// [`LEVEL_PROOF_SHARE`](crate::search::iterdeep::LEVEL_PROOF_SHARE) of it
-/// otherwise (see `Searcher::think`), so the first turns of a drawn-looking board spend under a
-/// tenth of the budget.
+/// [`LEVEL_PROOF_SHARE`](crate::search::iterdeep::LEVEL_PROOF_SHARE) of it otherwise (see
+/// `Searcher::think`), so the first turns of a drawn-looking board spend under a tenth of the
+/// budget.
 const DECIDING_PROOF_SHARE: u64 = 2;
 /// Share (one in `n`) of the proof budget left for the other side's first searched turn.
 const FIRST_PROOF_SHARE: u64 = 4;

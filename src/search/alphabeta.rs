@@ -23,11 +23,20 @@ pub struct Limits {
     pub proof_nodes: Option<u64>,
     /// Stop at this instant (endgame database builds too).
     pub deadline: Option<Instant>,
-    /// Most index slots of endgame databases the turn may build for a position its deepening
-    /// scores level (no side a man and a half ahead): a level board is most likely a draw,
-    /// which only a database proves, and only while every move of the line so far is proven
-    /// (`None`: no cap; see `Searcher::think`).
-    pub level_build_slots: Option<usize>,
+    /// Most index slots of endgame databases the turn may build, by how its deepening scored
+    /// the position (`None`: no cap; see `Searcher::think`).
+    pub build_caps: Option<BuildCaps>,
+}
+
+/// Most index slots of endgame databases a turn may build after its deepening, by the
+/// deepening's score: a level board is most likely a draw, which only a database proves, and
+/// only while every move of the line so far is proven.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuildCaps {
+    /// For a position that looks level (neither side a man and a half ahead).
+    pub level: usize,
+    /// For a position where one side looks clearly ahead, or a game end was seen.
+    pub decisive: usize,
 }
 
 /// Search enhancements that can be switched off to measure what each is worth. Switching them off

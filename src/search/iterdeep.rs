@@ -7,7 +7,7 @@ use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 
-use super::alphabeta::{Features, Limits, Searcher};
+use super::alphabeta::{BuildCaps, Features, Limits, Searcher};
 use super::endgame::BuildError;
 use super::proof::Proof;
 use super::score::{Score, MAX_PLY};
@@ -74,11 +74,17 @@ fn build_ceiling(slots: usize) -> usize {
 }
 
 /// Whether a turn whose deepening scored `score` (and did not prove it) builds the `slots`
-/// index slots of endgame databases its position needs: always when one side looks clearly
-/// ahead (the databases may prove its win), and within `level_cap` (see
-/// [`Limits::level_build_slots`]) when the board looks level.
-fn build_worth(score: Option<Score>, slots: usize, level_cap: Option<usize>) -> bool {
-    !looks_level(score) || level_cap.is_none_or(|cap| slots <= cap)
+/// index slots of endgame databases its position needs: within the cap of `caps` for a level
+/// board, or for one where a side looks clearly ahead (the databases may prove its win).
+fn build_worth(score: Option<Score>, slots: usize, caps: Option<BuildCaps>) -> bool {
+    caps.is_none_or(|caps| {
+        slots
+            <= if looks_level(score) {
+                caps.level
+            } else {
+                caps.decisive
+            }
+    })
 }
 
 impl Searcher {
@@ -94,9 +100,8 @@ impl Searcher {
     /// when the board looks level).
     ///
     /// Before the proof search, a position the endgame databases could cover has them built
-    /// when there looks to be time, except a level-looking one whose build exceeds
-    /// `limits.level_build_slots`, and, once a build has given up, one of more than half that
-    /// build's slots.
+    /// when there looks to be time, within `limits.build_caps` (by whether the board looks
+    /// level), and, once a build has given up, within half that build's slots.
     ///
     /// `known` is the exact value of `pos` when an earlier turn proved it (the score of a proven
     /// move, carried over the moves since): only the canonical move reaching it is then searched.
@@ -144,7 +149,7 @@ impl Searcher {
         let mut done = self.deepen(pos, &moves, max_depth);
         if escalate
             && !done.is_some_and(|t| t.proven)
-            && self.worth_building(pos, done.and_then(|t| t.score), limits.level_build_slots)
+            && self.worth_building(pos, done.and_then(|t| t.score), limits.build_caps)
         {
             self.build_all(pos);
             if self.endgame.covers(pos) {
@@ -289,17 +294,17 @@ impl Searcher {
     }
 
     /// Whether to build the databases `pos` needs after a deepening that scored `score` and did
-    /// not prove it: the build is worth its time ([`build_worth`], with `level_cap` for a level
-    /// board), it is within the ceiling a build that gave up left ([`build_ceiling`]), and there
-    /// looks to be time for it ([`time_to_build`](Self::time_to_build)).
+    /// not prove it: the build is worth its time ([`build_worth`], within `caps`), it is within
+    /// the ceiling a build that gave up left ([`build_ceiling`]), and there looks to be time for
+    /// it ([`time_to_build`](Self::time_to_build)).
     fn worth_building(
         &self,
         pos: &Position,
         score: Option<Score>,
-        level_cap: Option<usize>,
+        caps: Option<BuildCaps>,
     ) -> bool {
         let slots = self.endgame.slots_to_build(pos);
-        build_worth(score, slots, level_cap)
+        build_worth(score, slots, caps)
             && self.build_ceiling.is_none_or(|ceiling| slots <= ceiling)
             && self.time_to_build(pos)
     }
@@ -506,17 +511,29 @@ mod tests {
     }
 
     #[test]
-    fn a_level_board_builds_only_within_its_cap() {
+    fn a_build_is_held_to_the_cap_of_how_the_board_looks() {
         let level = Some(Score(-6));
         let ahead = Some(Score(-287));
         let large = 171_817_912;
-        // A side clearly ahead (or a game end seen) builds whatever fits the time.
-        assert!(build_worth(ahead, large, Some(QUICK_POSITIONS)));
-        assert!(build_worth(Some(Score::won_at(61)), large, Some(0)));
-        // A level board builds up to the cap, and anything without one.
-        assert!(build_worth(level, MAX_POSITIONS, Some(MAX_POSITIONS)));
-        assert!(!build_worth(level, MAX_POSITIONS + 1, Some(MAX_POSITIONS)));
-        assert!(!build_worth(level, large, Some(MAX_POSITIONS)));
+        let caps = Some(BuildCaps {
+            level: MAX_POSITIONS,
+            decisive: usize::MAX,
+        });
+        // A side clearly ahead (or a game end seen) builds up to the decisive cap.
+        assert!(build_worth(ahead, large, caps));
+        assert!(build_worth(Some(Score::won_at(61)), large, caps));
+        let tight = Some(BuildCaps {
+            level: QUICK_POSITIONS,
+            decisive: MAX_POSITIONS,
+        });
+        assert!(!build_worth(ahead, large, tight));
+        assert!(build_worth(ahead, MAX_POSITIONS, tight));
+        // A level board builds up to the level cap, and anything without caps.
+        assert!(build_worth(level, MAX_POSITIONS, caps));
+        assert!(!build_worth(level, MAX_POSITIONS + 1, caps));
+        assert!(!build_worth(level, large, caps));
+        assert!(!build_worth(level, MAX_POSITIONS, tight));
+        assert!(build_worth(level, QUICK_POSITIONS, tight));
         assert!(build_worth(level, large, None));
     }
 }

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use crate::rules::game::{GameRecord, Outcome};
 use crate::rules::position::Position;
 use crate::search::endgame::{BuildError, EndgameDb, MAX_POSITIONS, QUICK_POSITIONS};
-use crate::search::{Features, Limits, Score, SearchStats, Searcher};
+use crate::search::{BuildCaps, Features, Limits, Score, SearchStats, Searcher};
 
 /// How to play a puzzle.
 #[derive(Clone, Copy, Debug)]
@@ -154,19 +154,30 @@ fn in_reach(previous: Option<(Score, u32)>) -> bool {
 /// slots, 10 to 20 s) are built only for positions where one side looks clearly ahead.
 pub const LEVEL_BUILD_SLOTS: usize = MAX_POSITIONS;
 
+/// Most index slots a turn builds once a searched move of the line is unproven, where one side
+/// looks clearly ahead: the line can no longer be proven, so the whole classes of up to five
+/// pieces, which play the rest of the game exactly, and no reachable-only analysis (p34, a loss
+/// seen from 7 pieces, spent 20 s of its 42 on one of 107 M slots).
+pub const UNPROVEN_BUILD_SLOTS: usize = MAX_POSITIONS;
+
 /// Most index slots a turn builds for a level-looking position once a searched move of the line
-/// is unproven: the line can no longer be proven, so only builds quick enough to pay for
-/// themselves in the search they save.
+/// is unproven: only builds quick enough to pay for themselves in the search they save.
 pub const UNPROVEN_LEVEL_BUILD_SLOTS: usize = QUICK_POSITIONS;
 
-/// The cap on database builds for level-looking positions ([`Limits::level_build_slots`]), by
-/// whether every searched move of the line so far is proven.
+/// The caps on database builds ([`Limits::build_caps`]), by whether every searched move of the
+/// line so far is proven: while it is, no cap where one side looks clearly ahead.
 #[must_use]
-pub fn level_build_slots(line_proven: bool) -> usize {
+pub fn build_caps(line_proven: bool) -> BuildCaps {
     if line_proven {
-        LEVEL_BUILD_SLOTS
+        BuildCaps {
+            level: LEVEL_BUILD_SLOTS,
+            decisive: usize::MAX,
+        }
     } else {
-        UNPROVEN_LEVEL_BUILD_SLOTS
+        BuildCaps {
+            level: UNPROVEN_LEVEL_BUILD_SLOTS,
+            decisive: UNPROVEN_BUILD_SLOTS,
+        }
     }
 }
 
@@ -230,7 +241,7 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
             nodes: Some(budget),
             proof_nodes: Some(proof),
             deadline: Some(soft_deadline),
-            level_build_slots: Some(level_build_slots(proven)),
+            build_caps: Some(build_caps(proven)),
         };
         let depth = options.max_depth.unwrap_or(u32::MAX);
         let thought = if out_of_time {
@@ -312,9 +323,13 @@ mod tests {
     }
 
     #[test]
-    fn level_boards_build_less_once_the_line_is_unproven() {
-        assert_eq!(level_build_slots(true), MAX_POSITIONS);
-        assert_eq!(level_build_slots(false), QUICK_POSITIONS);
-        assert!(level_build_slots(false) < level_build_slots(true));
+    fn builds_are_smaller_for_level_boards_and_once_the_line_is_unproven() {
+        let provable = build_caps(true);
+        let unproven = build_caps(false);
+        assert_eq!(provable.level, MAX_POSITIONS);
+        assert_eq!(provable.decisive, usize::MAX);
+        assert_eq!(unproven.level, QUICK_POSITIONS);
+        assert_eq!(unproven.decisive, MAX_POSITIONS);
+        assert!(unproven.level < unproven.decisive);
     }
 }

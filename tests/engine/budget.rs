@@ -5,7 +5,7 @@ use checkers::formats::board_text::parse_board;
 use checkers::rules::movegen;
 use checkers::search::endgame::EndgameDb;
 use checkers::search::iterdeep::LEVEL_PROOF_SHARE;
-use checkers::search::solve::LEVEL_BUILD_SLOTS;
+use checkers::search::solve::{build_caps, LEVEL_BUILD_SLOTS};
 use checkers::search::{Limits, Score, Searcher};
 use checkers::Position;
 
@@ -30,7 +30,7 @@ fn a_level_board_spends_a_small_part_of_its_proof_budget() {
         nodes: Some(deepening),
         proof_nodes: Some(proof),
         deadline: None,
-        level_build_slots: None,
+        build_caps: None,
     };
     let thought = searcher.think(&pos, 60, limits, None).expect("red moves");
     assert!(level(thought.score), "{thought:?}");
@@ -62,7 +62,7 @@ fn a_level_board_does_not_start_a_database_build_beyond_its_cap() {
         nodes: Some(20_000),
         proof_nodes: Some(0),
         deadline: None,
-        level_build_slots: Some(LEVEL_BUILD_SLOTS),
+        build_caps: Some(build_caps(true)),
     };
     let thought = searcher.think(&pos, 60, limits, None).expect("black moves");
     assert!(level(thought.score), "{thought:?}");

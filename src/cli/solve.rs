@@ -121,10 +121,11 @@ pub struct EngineArgs {
     /// The search speed assumed when turning the time limit into the game's budget of nodes
     /// for proving unproven moves (proof searches): the budget is this times 85% of the time
     /// limit. The game's first unproven move may spend half of it when one side looks clearly
-    /// ahead (a quarter otherwise), the other side's first a quarter of what is left (an eighth),
-    /// later ones a quarter (an eighth) when their side's previous search saw a game end. A
-    /// count fixed by the settings, so the same puzzle and settings always give the same line.
-    /// 0: no proof searches.
+    /// ahead (a sixteenth when the board looks level: a draw, most likely, which no proof
+    /// settles), the other side's first a quarter of what is left (a thirty-second), later ones
+    /// a quarter (a thirty-second) when their side's previous search saw a game end at most 10
+    /// plies past the bound its proofs reached. A count fixed by the settings, so the same
+    /// puzzle and settings always give the same line. 0: no proof searches.
     #[arg(long = "nodes-per-second", value_name = "NODES",
           default_value_t = checkers::search::solve::DEFAULT_NODES_PER_SECOND)]
     pub nodes_per_second: u64,

@@ -23,6 +23,20 @@ pub struct Limits {
     pub proof_nodes: Option<u64>,
     /// Stop at this instant (endgame database builds too).
     pub deadline: Option<Instant>,
+    /// Most index slots of endgame databases the turn may build, by how its deepening scored
+    /// the position (`None`: no cap; see `Searcher::think`).
+    pub build_caps: Option<BuildCaps>,
+}
+
+/// Most index slots of endgame databases a turn may build after its deepening, by the
+/// deepening's score: a level board is most likely a draw, which only a database proves, and
+/// only while every move of the line so far is proven.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuildCaps {
+    /// For a position that looks level (neither side a man and a half ahead).
+    pub level: usize,
+    /// For a position where one side looks clearly ahead, or a game end was seen.
+    pub decisive: usize,
 }
 
 /// Search enhancements that can be switched off to measure what each is worth. Switching them off
@@ -72,6 +86,9 @@ pub struct Searcher {
     pub(super) endgame: EndgameDb,
     /// The first endgame database build that failed for a reason other than the deadline.
     pub(super) endgame_error: Option<BuildError>,
+    /// Most index slots a later database build may have, once one gave up (see
+    /// `Searcher::think`).
+    pub(super) build_ceiling: Option<usize>,
 }
 
 /// Least remaining depth at which children are looked up in the table before searching
@@ -101,6 +118,7 @@ impl Searcher {
             aborted: false,
             endgame: EndgameDb::default(),
             endgame_error: None,
+            build_ceiling: None,
         }
     }
 

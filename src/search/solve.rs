@@ -5,8 +5,8 @@ use std::time::{Duration, Instant};
 
 use crate::rules::game::{GameRecord, Outcome};
 use crate::rules::position::Position;
-use crate::search::endgame::{BuildError, EndgameDb};
-use crate::search::{Features, Limits, Score, SearchStats, Searcher};
+use crate::search::endgame::{BuildError, EndgameDb, MAX_POSITIONS, QUICK_POSITIONS};
+use crate::search::{BuildCaps, Features, Limits, Score, SearchStats, Searcher};
 
 /// How to play a puzzle.
 #[derive(Clone, Copy, Debug)]
@@ -108,8 +108,9 @@ pub const DEFAULT_NODES_PER_SECOND: u64 = 1_000_000;
 /// left, the other side's first searched turn up to one in [`FIRST_PROOF_SHARE`]: the first turn
 /// proves the puzzle's value (every later turn then only looks for the canonical move reaching
 /// the known value), and a line is proven only when that turn is. A turn spends the whole of its
-/// share only when the deepening puts one side clearly ahead, half of it otherwise (see
-/// `Searcher::think`), so the first turns of a drawn-looking board spend under half of the
+/// share only when the deepening puts one side clearly ahead, one in
+/// [`LEVEL_PROOF_SHARE`](crate::search::iterdeep::LEVEL_PROOF_SHARE) of it otherwise (see
+/// `Searcher::think`), so the first turns of a drawn-looking board spend under a tenth of the
 /// budget.
 const DECIDING_PROOF_SHARE: u64 = 2;
 /// Share (one in `n`) of the proof budget left for the other side's first searched turn.
@@ -127,11 +128,57 @@ pub fn proof_budget(options: &SolveOptions) -> u64 {
     (options.nodes_per_second as f64 * seconds) as u64
 }
 
-/// Whether a later turn's proof search is worth its nodes: the side's previous turn saw a game
-/// end (beyond what it could prove exact). Other positions (drawn ones among them, which no
-/// search proves) keep only the deepening's budget, so that they finish well inside the limit.
-fn in_reach(previous: Option<Score>) -> bool {
-    previous.is_some_and(Score::is_game_end)
+/// How many plies beyond the bound its searches reached a game end may lie for a later turn's
+/// proof search to try for it: a proof search gains about 2 plies per fourfold budget (design.md),
+/// and a later turn's share (a few million nodes at the default limit) took p34's proofs 8 to 10
+/// plies past the deepening's depth.
+const PROOF_REACH_PLIES: u32 = 10;
+
+/// Whether a later turn's proof search is worth its nodes, from its side's previous searched
+/// turn (`previous`: the score and the bound within which no game end was proven): that turn saw
+/// a game end (beyond what it could prove exact) no more than [`PROOF_REACH_PLIES`] past the
+/// bound. Other positions keep only the deepening's budget, so that they finish well inside the
+/// limit: drawn ones, which no search proves, and those whose end is still far (p34's loss in 48
+/// seen at depth 14, which five proofs of 0.3 to 3 M nodes each got no nearer than 25).
+fn in_reach(previous: Option<(Score, u32)>) -> bool {
+    previous.is_some_and(|(score, reached)| {
+        score
+            .plies_to_end()
+            .is_some_and(|end| end <= reached.saturating_add(PROOF_REACH_PLIES))
+    })
+}
+
+/// Most index slots of endgame databases a turn builds for a level-looking position while every
+/// searched move of the line is proven: the whole classes of up to five pieces (a few seconds),
+/// which prove the draws they cover; the reachable-only analyses of six pieces (often over 100 M
+/// slots, 10 to 20 s) are built only for positions where one side looks clearly ahead.
+pub const LEVEL_BUILD_SLOTS: usize = MAX_POSITIONS;
+
+/// Most index slots a turn builds once a searched move of the line is unproven, where one side
+/// looks clearly ahead: the line can no longer be proven, so the whole classes of up to five
+/// pieces, which play the rest of the game exactly, and no reachable-only analysis (p34, a loss
+/// seen from 7 pieces, spent 20 s of its 42 on one of 107 M slots).
+pub const UNPROVEN_BUILD_SLOTS: usize = MAX_POSITIONS;
+
+/// Most index slots a turn builds for a level-looking position once a searched move of the line
+/// is unproven: only builds quick enough to pay for themselves in the search they save.
+pub const UNPROVEN_LEVEL_BUILD_SLOTS: usize = QUICK_POSITIONS;
+
+/// The caps on database builds ([`Limits::build_caps`]), by whether every searched move of the
+/// line so far is proven: while it is, no cap where one side looks clearly ahead.
+#[must_use]
+pub fn build_caps(line_proven: bool) -> BuildCaps {
+    if line_proven {
+        BuildCaps {
+            level: LEVEL_BUILD_SLOTS,
+            decisive: usize::MAX,
+        }
+    } else {
+        BuildCaps {
+            level: UNPROVEN_LEVEL_BUILD_SLOTS,
+            decisive: UNPROVEN_BUILD_SLOTS,
+        }
+    }
 }
 
 /// Fraction of the time limit kept in reserve for finishing the game quickly.
@@ -162,8 +209,9 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
     let proof_nodes = proof_budget(options);
     // The exact value of the position to move, once a turn has proven it.
     let mut known: Option<Score> = None;
-    // Each side's score on its previous searched turn, and whether it has searched yet.
-    let mut previous: [Option<Score>; 2] = [None; 2];
+    // Each side's score on its previous searched turn with the bound its searches reached, and
+    // whether it has searched yet.
+    let mut previous: [Option<(Score, u32)>; 2] = [None; 2];
     let mut searched = [false; 2];
     let mut unproven = Vec::new();
     let outcome = loop {
@@ -193,6 +241,7 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
             nodes: Some(budget),
             proof_nodes: Some(proof),
             deadline: Some(soft_deadline),
+            build_caps: Some(build_caps(proven)),
         };
         let depth = options.max_depth.unwrap_or(u32::MAX);
         let thought = if out_of_time {
@@ -215,7 +264,7 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
             proven &= thought.proven;
             draws_only &= thought.score == Some(Score::ZERO);
             searched[side] = true;
-            previous[side] = thought.score;
+            previous[side] = thought.score.map(|score| (score, thought.no_end_within));
             if !thought.proven {
                 unproven.push(UnprovenMove {
                     number: game.states().len(),
@@ -255,5 +304,34 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
         endgame_error: searcher.endgame_error().cloned(),
         unproven,
         elapsed: started.elapsed(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_later_proof_is_tried_only_when_the_end_seen_is_near_the_bound_reached() {
+        // p34: a loss in 48 seen by a deepening of 14 plies is out of reach; nearer, it is not.
+        assert!(!in_reach(Some((Score::lost_at(48), 14))));
+        assert!(in_reach(Some((Score::lost_at(24), 14))));
+        assert!(in_reach(Some((Score::won_at(25), 15))));
+        assert!(!in_reach(Some((Score::won_at(27), 15))));
+        // Heuristic scores and drawn boards never are.
+        assert!(!in_reach(Some((Score(400), 20))));
+        assert!(!in_reach(Some((Score::ZERO, 998))));
+        assert!(!in_reach(None));
+    }
+
+    #[test]
+    fn builds_are_smaller_for_level_boards_and_once_the_line_is_unproven() {
+        let provable = build_caps(true);
+        let unproven = build_caps(false);
+        assert_eq!(provable.level, MAX_POSITIONS);
+        assert_eq!(provable.decisive, usize::MAX);
+        assert_eq!(unproven.level, QUICK_POSITIONS);
+        assert_eq!(unproven.decisive, MAX_POSITIONS);
+        assert!(unproven.level < unproven.decisive);
     }
 }

@@ -2,6 +2,7 @@
 //! and the independent analyser that certifies the shipped solutions and backs `verify`.
 
 mod analysis;
+mod budget;
 mod certify;
 mod common;
 mod egdb;

@@ -36,6 +36,7 @@ fn prove_only(pos: &Position) -> Option<checkers::search::Thought> {
         nodes: Some(1),
         proof_nodes: Some(200_000),
         deadline: None,
+        build_caps: None,
     };
     searcher.think(pos, 40, limits, None)
 }
@@ -231,6 +232,7 @@ fn an_unconfirmed_move_reports_its_exact_bound() {
             nodes: Some(nodes),
             proof_nodes: Some(0),
             deadline: None,
+            build_caps: None,
         };
         let thought = searcher.think(&pos, 40, limits, None).expect("red moves");
         if thought.score == Some(Score::won_at(9)) && !thought.proven {

@@ -153,6 +153,7 @@ fn check(
         nodes: Some(SEARCH_NODES),
         proof_nodes: Some(SEARCH_NODES),
         deadline: None,
+        build_caps: None,
     };
     let Some(Thought {
         best,

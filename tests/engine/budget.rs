@@ -1,0 +1,70 @@
+//! How a turn spends on a board that looks level (most likely a draw, which no proof search
+//! settles): a small part of its proof budget, and no endgame database build beyond its cap.
+
+use checkers::formats::board_text::parse_board;
+use checkers::rules::movegen;
+use checkers::search::endgame::EndgameDb;
+use checkers::search::iterdeep::LEVEL_PROOF_SHARE;
+use checkers::search::solve::{build_caps, LEVEL_BUILD_SLOTS};
+use checkers::search::{Limits, Score, Searcher};
+use checkers::Position;
+
+fn board(path: &str) -> Position {
+    let text = std::fs::read(path).expect("shipped file");
+    parse_board(&text).expect("a board")
+}
+
+/// Whether the deepening's score says neither side is a man and a half ahead.
+fn level(score: Option<Score>) -> bool {
+    score.is_some_and(|s| s.0.abs() < 150)
+}
+
+#[test]
+fn a_level_board_spends_a_small_part_of_its_proof_budget() {
+    // The start position shifted to the light cells (24 pieces, no database): level.
+    let pos = board("tests/data/public/p39.txt");
+    let mut searcher = Searcher::new(16);
+    let deepening = 20_000;
+    let proof = 800_000;
+    let limits = Limits {
+        nodes: Some(deepening),
+        proof_nodes: Some(proof),
+        deadline: None,
+        build_caps: None,
+    };
+    let thought = searcher.think(&pos, 60, limits, None).expect("red moves");
+    assert!(level(thought.score), "{thought:?}");
+    assert!(!thought.proven);
+    let spent = searcher.stats().nodes;
+    // The deepening's nodes, then one in LEVEL_PROOF_SHARE of the proof budget (and a few nodes
+    // past each budget before the search sees it).
+    assert!(
+        spent <= deepening + proof / LEVEL_PROOF_SHARE + 1_000,
+        "{spent} nodes"
+    );
+    assert!(
+        spent >= deepening + proof / LEVEL_PROOF_SHARE / 2,
+        "{spent} nodes"
+    );
+}
+
+#[test]
+fn a_level_board_does_not_start_a_database_build_beyond_its_cap() {
+    // p25 after red's forced capture: six pieces, level, and a reachable-only analysis of over
+    // 100 M slots would cover it (20 s or more).
+    let puzzle = board("tests/data/public/p25.txt");
+    let moves = movegen::legal_moves(&puzzle);
+    assert_eq!(moves.len(), 1, "the capture is forced");
+    let pos = puzzle.play(moves[0]);
+    assert!(EndgameDb::default().slots_to_build(&pos) > LEVEL_BUILD_SLOTS);
+    let mut searcher = Searcher::new(16);
+    let limits = Limits {
+        nodes: Some(20_000),
+        proof_nodes: Some(0),
+        deadline: None,
+        build_caps: Some(build_caps(true)),
+    };
+    let thought = searcher.think(&pos, 60, limits, None).expect("black moves");
+    assert!(level(thought.score), "{thought:?}");
+    assert_eq!(searcher.endgame_positions(), 0);
+}

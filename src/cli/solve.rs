@@ -151,6 +151,19 @@ pub struct EngineArgs {
     /// databases. Same results when the search can prove them; far more work.
     #[arg(long = "no-endgame-db")]
     pub no_endgame_db: bool,
+
+    /// Measurement switch: the engine of the proof search (default: dfpn).
+    #[arg(long = "proof-engine", value_enum, hide = true)]
+    pub proof_engine: Option<ProofEngineArg>,
+}
+
+/// The proof search's engines, as written on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ProofEngineArg {
+    /// Null-window alpha-beta at the mate bound.
+    Alphabeta,
+    /// Depth-first proof-number search.
+    Dfpn,
 }
 
 /// A positive, finite number of seconds.
@@ -180,6 +193,10 @@ pub fn solve_options(engine: &EngineArgs) -> SolveOptions {
             table: !engine.no_table,
             ordering: !engine.no_ordering,
             endgame_db: !engine.no_endgame_db,
+            dfpn: engine.proof_engine.map_or(
+                checkers::search::Features::default().dfpn,
+                |e| e == ProofEngineArg::Dfpn,
+            ),
         },
     }
 }

@@ -7,6 +7,7 @@ use crate::rules::movegen::{self, Routes};
 use crate::rules::moves::MoveList;
 use crate::rules::position::Position;
 
+use super::dfpn::ProofTable;
 use super::endgame::{BuildError, EndgameDb};
 use super::eval::evaluate;
 use super::ordering::{Keys, MoveOrderer};
@@ -36,6 +37,9 @@ pub struct Features {
     /// Build endgame databases for positions of a few pieces, play from them, and read them at
     /// every covered node (see [`endgame`](super::endgame)).
     pub endgame_db: bool,
+    /// Answer the proof search's questions by depth-first proof-number search
+    /// ([`dfpn`](super::dfpn)) instead of null-window alpha-beta.
+    pub dfpn: bool,
 }
 
 impl Default for Features {
@@ -44,6 +48,7 @@ impl Default for Features {
             table: true,
             ordering: true,
             endgame_db: true,
+            dfpn: true,
         }
     }
 }
@@ -62,6 +67,8 @@ pub struct SearchStats {
 /// The search state that lives for a whole game: the table and the ordering heuristics.
 pub struct Searcher {
     pub(super) tt: TranspositionTable,
+    /// The proof numbers of the df-pn proof search.
+    pub(super) dfpn_table: ProofTable,
     pub(super) orderer: MoveOrderer,
     pub(super) stats: SearchStats,
     pub(super) limits: Limits,
@@ -94,6 +101,7 @@ impl Searcher {
         Searcher {
             features,
             tt: TranspositionTable::new(tt_megabytes),
+            dfpn_table: ProofTable::new(tt_megabytes),
             orderer: MoveOrderer::default(),
             stats: SearchStats::default(),
             limits: Limits::default(),
@@ -141,7 +149,7 @@ impl Searcher {
     }
 
     /// Counts a node and decides whether the turn's limits are exhausted.
-    fn tick(&mut self) -> bool {
+    pub(super) fn tick(&mut self) -> bool {
         self.stats.nodes += 1;
         if self.stats.nodes >= self.stop_at {
             self.aborted = true;

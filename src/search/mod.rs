@@ -7,6 +7,7 @@
 //! only when its distance is within the depth searched.
 
 pub mod alphabeta;
+pub mod dfpn;
 pub mod endgame;
 pub mod eval;
 pub mod iterdeep;

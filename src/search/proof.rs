@@ -68,6 +68,13 @@ impl Searcher {
     /// below it (a loss within `n`); `None` if the limits stopped the search. A move that proves
     /// a win, or refutes a loss, is moved to the front of `order` for the next bound.
     fn bound_holds(&mut self, pos: &Position, order: &mut [Move], n: u32) -> Option<bool> {
+        if self.features.dfpn {
+            let (holds, winning) = self.dfpn_bound(pos, n)?;
+            if let Some(i) = winning.and_then(|mv| order.iter().position(|&m| m == mv)) {
+                order[..=i].rotate_right(1);
+            }
+            return Some(holds);
+        }
         let target = bound_at(n);
         let win = n % 2 == 1;
         let depth = n as i32 - 1;

@@ -29,6 +29,7 @@ use crate::rules::moves::{Move, MoveList};
 use crate::rules::position::Position;
 
 use super::alphabeta::Searcher;
+use super::score::{Score, MAX_PLY};
 
 /// The proof number of a proof: the goal cannot be reached (its opposite number is 0).
 pub(super) const INF: u32 = u32::MAX / 2;
@@ -57,22 +58,73 @@ impl Numbers {
 
 /// The widening of the threshold of the child searched (the 1 + epsilon trick): the second-best
 /// child's number plus one plus this fraction (one in `n`) of it.
-const EPSILON_DIVISOR: u32 = 4;
+const EPSILON_DIVISOR: u32 = 2;
+
+/// The attacker's proof number a node starts with when the attacker failed there with two plies
+/// fewer (a bound earlier): such a node is likely hard for it, and tried after the unknown ones
+/// (which start at 1).
+const PREVIOUSLY_FAILED: u32 = 4;
+
+/// Slots of a bucket.
+const BUCKET: usize = 2;
 
 /// Slots a new table starts with; it grows by four up to its largest size.
 const INITIAL_SLOTS: usize = 1 << 14;
 
-/// One remembered node: its position's hash and remaining plies, its numbers, and the nodes its
-/// last search took (large subtrees are kept in preference to small ones).
+/// One remembered node in two words: the high [`KEY_BITS`] bits of its position's hash, the
+/// base-2 logarithm of the nodes its last search took (large subtrees are kept in preference to
+/// small ones) and the remaining plies (0 as a whole: an empty slot); and its two numbers.
 #[derive(Clone, Copy, Debug, Default)]
 struct Slot {
-    key: u64,
-    remaining: u16,
-    /// Whether the slot holds a node.
-    used: bool,
-    phi: u32,
-    delta: u32,
-    work: u32,
+    tag: u64,
+    data: u64,
+}
+
+/// Low bits of a slot's tag holding the remaining plies (more than [`MAX_PLY`]).
+const PLY_BITS: u32 = 10;
+const _: () = assert!(MAX_PLY < 1 << PLY_BITS);
+/// Bits of a slot's tag holding the logarithm of the work.
+const WORK_BITS: u32 = 6;
+/// Bits of the position's hash a slot compares.
+const KEY_BITS: u32 = 64 - PLY_BITS - WORK_BITS;
+
+impl Slot {
+    fn new(key: u64, remaining: u32, n: Numbers, work: u64) -> Slot {
+        let tag = (key >> (64 - KEY_BITS) << (64 - KEY_BITS))
+            | (u64::from(work.max(1).ilog2()) << PLY_BITS)
+            | u64::from(remaining);
+        let data = u64::from(n.phi) | (u64::from(n.delta) << 32);
+        Slot { tag, data }
+    }
+
+    fn used(self) -> bool {
+        self.tag != 0
+    }
+
+    /// Whether the slot holds a node of position `key`.
+    fn holds(self, key: u64) -> bool {
+        self.used() && (self.tag ^ key) >> (64 - KEY_BITS) == 0
+    }
+
+    /// Whether the slot holds the same node as `other`.
+    fn same_node(self, other: Slot) -> bool {
+        self.holds(other.tag) && self.remaining() == other.remaining()
+    }
+
+    fn remaining(self) -> u32 {
+        (self.tag & ((1 << PLY_BITS) - 1)) as u32
+    }
+
+    fn numbers(self) -> Numbers {
+        Numbers {
+            phi: self.data as u32,
+            delta: (self.data >> 32) as u32,
+        }
+    }
+
+    fn log_work(self) -> u64 {
+        (self.tag >> PLY_BITS) & ((1 << WORK_BITS) - 1)
+    }
 }
 
 /// The proof numbers of nodes searched so far: two-way buckets keyed by the position's hash and
@@ -89,8 +141,8 @@ impl ProofTable {
     /// An empty table of at most `megabytes` MiB (it allocates nothing until its first store).
     pub(super) fn new(megabytes: usize) -> ProofTable {
         let max_slots = (megabytes << 20) / std::mem::size_of::<Slot>();
-        let max_slots = if max_slots < 2 {
-            2
+        let max_slots = if max_slots < BUCKET {
+            BUCKET
         } else {
             1 << max_slots.ilog2()
         };
@@ -101,25 +153,23 @@ impl ProofTable {
         }
     }
 
-    /// Index of the bucket (its first slot) of a node.
-    fn bucket(&self, key: u64, remaining: u32) -> usize {
+    /// The bucket (two slots) of node (`key`, `remaining`).
+    fn bucket(&self, key: u64, remaining: u32) -> std::ops::Range<usize> {
         let mixed = (key ^ u64::from(remaining).wrapping_mul(0x9E37_79B9_7F4A_7C15))
             .wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        ((mixed >> 20) as usize & (self.slots.len() - 1)) & !1
+        let start = (mixed >> 20) as usize & (self.slots.len() - 1) & !(BUCKET - 1);
+        start..start + BUCKET
     }
 
+    /// The numbers of node (`key`, `remaining`), if remembered.
     fn probe(&self, key: u64, remaining: u32) -> Option<Numbers> {
         if self.slots.is_empty() {
             return None;
         }
-        let b = self.bucket(key, remaining);
-        self.slots[b..b + 2]
+        self.slots[self.bucket(key, remaining)]
             .iter()
-            .find(|s| s.used && s.key == key && u32::from(s.remaining) == remaining)
-            .map(|s| Numbers {
-                phi: s.phi,
-                delta: s.delta,
-            })
+            .find(|s| s.holds(key) && s.remaining() == remaining)
+            .map(|s| s.numbers())
     }
 
     fn store(&mut self, key: u64, remaining: u32, numbers: Numbers, work: u64) {
@@ -128,25 +178,30 @@ impl ProofTable {
         } else if self.used * 2 >= self.slots.len() && self.slots.len() < self.max_slots {
             self.grow();
         }
-        let slot = Slot {
-            key,
-            remaining: remaining as u16,
-            used: true,
-            phi: numbers.phi,
-            delta: numbers.delta,
-            work: u32::try_from(work).unwrap_or(u32::MAX),
-        };
-        let b = self.bucket(key, remaining);
-        let pair = &mut self.slots[b..b + 2];
-        let i = pair
+        let slot = Slot::new(key, remaining, numbers, work);
+        if !slot.used() {
+            return; // a hash whose tag would read as empty: not remembered
+        }
+        let range = self.bucket(key, remaining);
+        let bucket = &mut self.slots[range];
+        let i = bucket
             .iter()
-            .position(|s| s.used && s.key == key && s.remaining == slot.remaining)
-            .or_else(|| pair.iter().position(|s| !s.used))
-            .unwrap_or(usize::from(pair[1].work < pair[0].work));
-        if !pair[i].used {
+            .position(|s| s.same_node(slot))
+            .or_else(|| bucket.iter().position(|s| !s.used()))
+            .unwrap_or_else(|| {
+                // The least work is replaced (the first on ties).
+                let mut least = 0;
+                for (j, s) in bucket.iter().enumerate() {
+                    if s.log_work() < bucket[least].log_work() {
+                        least = j;
+                    }
+                }
+                least
+            });
+        if !bucket[i].used() {
             self.used += 1;
         }
-        pair[i] = slot;
+        bucket[i] = slot;
     }
 
     /// Four times the slots, every node kept where room allows.
@@ -154,12 +209,8 @@ impl ProofTable {
         let old = std::mem::take(&mut self.slots);
         self.slots = vec![Slot::default(); (old.len() * 4).min(self.max_slots)];
         self.used = 0;
-        for s in old.into_iter().filter(|s| s.used) {
-            let n = Numbers {
-                phi: s.phi,
-                delta: s.delta,
-            };
-            self.store(s.key, u32::from(s.remaining), n, u64::from(s.work));
+        for s in old.into_iter().filter(|s| s.used()) {
+            self.store(s.tag, s.remaining(), s.numbers(), 1 << s.log_work());
         }
     }
 
@@ -197,6 +248,36 @@ impl Searcher {
         })
     }
 
+    /// The first move of `sorted` whose value reaches `target`, the exact game-end value of
+    /// `pos`, by df-pn questions about the children; `None` if the limits stopped the search or
+    /// no move reaches it.
+    ///
+    /// A win in `n` is reached by a move after which the opponent loses within `n - 1`; a loss in
+    /// `n` by a move after which the opponent does not win within `n - 2` plies, that is within
+    /// `n - 3` (its wins end on odd plies).
+    pub(super) fn dfpn_first_move_reaching(
+        &mut self,
+        pos: &Position,
+        sorted: &[Move],
+        target: Score,
+    ) -> Option<Move> {
+        let n = target.plies_to_end()?;
+        for &mv in sorted {
+            let child = pos.play(mv);
+            let reaches = if target.is_win() {
+                self.dfpn_bound(&child, n - 1)?.0
+            } else if n < 3 {
+                true
+            } else {
+                !self.dfpn_bound(&child, n - 3)?.0
+            };
+            if reaches {
+                return Some(mv);
+            }
+        }
+        None
+    }
+
     /// The numbers of node (`pos`, `remaining`) that exactly decide it without a search, if any.
     /// `moves` receives the legal moves when the databases do not cover `pos`.
     fn decided(&self, pos: &Position, remaining: u32, moves: &mut MoveList) -> Option<Numbers> {
@@ -225,6 +306,51 @@ impl Searcher {
         None
     }
 
+    /// The numbers a child, node (`child`, `remaining`), starts with: the table's; else a
+    /// proof carried over from a neighbouring bound (a game end within fewer plies is one within
+    /// more, and none within more is none within fewer; the attacker is the same, as the parity
+    /// is); else, when the attacker failed with two plies fewer, [`PREVIOUSLY_FAILED`]; else 1
+    /// and 1.
+    fn child_numbers(&self, child: &Position, remaining: u32) -> Numbers {
+        let key = child.hash();
+        if let Some(n) = self.dfpn_table.probe(key, remaining) {
+            return n;
+        }
+        let attacker_to_move = remaining % 2 == 1;
+        // The numbers as (attacker's, defender's) and back.
+        let split = |n: Numbers| {
+            if attacker_to_move {
+                (n.phi, n.delta)
+            } else {
+                (n.delta, n.phi)
+            }
+        };
+        let join = |pn: u32, dn: u32| {
+            if attacker_to_move {
+                Numbers { phi: pn, delta: dn }
+            } else {
+                Numbers { phi: dn, delta: pn }
+            }
+        };
+        let fewer = remaining
+            .checked_sub(2)
+            .and_then(|r| self.dfpn_table.probe(key, r));
+        if let Some(n) = fewer {
+            let (pn, dn) = split(n);
+            if pn == 0 {
+                return n;
+            }
+            if dn == 0 {
+                return join(PREVIOUSLY_FAILED, 1);
+            }
+        }
+        let more = self.dfpn_table.probe(key, remaining + 2);
+        if let Some(n) = more.filter(|&n| split(n).1 == 0) {
+            return n;
+        }
+        Numbers::UNKNOWN
+    }
+
     /// Searches node (`pos`, `remaining`) until its `phi` reaches `th_phi` or its `delta` reaches
     /// `th_delta` (or it is proven, or the limits stop the search); its numbers, stored, and the
     /// move to a child that proves the side to move's goal when there is one.
@@ -249,10 +375,7 @@ impl Searcher {
             .iter()
             .map(|&mv| {
                 let child = pos.play(mv);
-                let numbers = self
-                    .dfpn_table
-                    .probe(child.hash(), remaining - 1)
-                    .unwrap_or(Numbers::UNKNOWN);
+                let numbers = self.child_numbers(&child, remaining - 1);
                 Child {
                     pos: child,
                     mv,

@@ -386,6 +386,9 @@ impl Searcher {
         target: Score,
         depth: u32,
     ) -> Option<Move> {
+        if self.features.dfpn {
+            return self.dfpn_first_move_reaching(pos, sorted, target);
+        }
         let depth = depth as i32;
         for &mv in sorted {
             let child = pos.play(mv);

@@ -68,6 +68,15 @@ impl Searcher {
     /// below it (a loss within `n`); `None` if the limits stopped the search. A move that proves
     /// a win, or refutes a loss, is moved to the front of `order` for the next bound.
     fn bound_holds(&mut self, pos: &Position, order: &mut [Move], n: u32) -> Option<bool> {
+        let before = self.stats.nodes;
+        let r = self.bound_holds_inner(pos, order, n);
+        if std::env::var("PROOF_LOG").is_ok() {
+            eprintln!("bound n={n} dfpn={} nodes={} -> {r:?}", self.features.dfpn, self.stats.nodes - before);
+        }
+        r
+    }
+
+    fn bound_holds_inner(&mut self, pos: &Position, order: &mut [Move], n: u32) -> Option<bool> {
         if self.features.dfpn {
             let (holds, winning) = self.dfpn_bound(pos, n)?;
             if let Some(i) = winning.and_then(|mv| order.iter().position(|&m| m == mv)) {

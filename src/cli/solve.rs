@@ -152,7 +152,7 @@ pub struct EngineArgs {
     #[arg(long = "no-endgame-db")]
     pub no_endgame_db: bool,
 
-    /// Measurement switch: the engine of the proof search (default: dfpn).
+    /// Measurement switch: the engine of the proof search (default: alphabeta).
     #[arg(long = "proof-engine", value_enum, hide = true)]
     pub proof_engine: Option<ProofEngineArg>,
 }
@@ -193,10 +193,11 @@ pub fn solve_options(engine: &EngineArgs) -> SolveOptions {
             table: !engine.no_table,
             ordering: !engine.no_ordering,
             endgame_db: !engine.no_endgame_db,
-            dfpn: engine.proof_engine.map_or(
-                checkers::search::Features::default().dfpn,
-                |e| e == ProofEngineArg::Dfpn,
-            ),
+            dfpn: engine
+                .proof_engine
+                .map_or(checkers::search::Features::default().dfpn, |e| {
+                    e == ProofEngineArg::Dfpn
+                }),
         },
     }
 }

@@ -230,6 +230,15 @@ struct Child {
 
 impl Searcher {
     /// Whether the side to move in `pos` wins within `n` plies (`n` odd) or loses within `n`
+    /// (`n` even), by df-pn within `nodes` more nodes; `None` if they ran out. The proof search's
+    /// question on its own, for tests and measurements; the table is kept for later questions.
+    pub fn ends_within(&mut self, pos: &Position, n: u32, nodes: u64) -> Option<bool> {
+        self.aborted = false;
+        self.stop_at = self.stats.nodes.saturating_add(nodes);
+        self.dfpn_bound(pos, n).map(|(holds, _)| holds)
+    }
+
+    /// Whether the side to move in `pos` wins within `n` plies (`n` odd) or loses within `n`
     /// (`n` even), by df-pn; `None` if the turn's limits stopped the search. With a proven win,
     /// also the move that wins.
     pub(super) fn dfpn_bound(&mut self, pos: &Position, n: u32) -> Option<(bool, Option<Move>)> {
@@ -416,10 +425,7 @@ impl Searcher {
             children[best].numbers = result;
         }
         let best = if numbers.phi == 0 {
-            children
-                .iter()
-                .find(|c| c.numbers.delta == 0)
-                .map(|c| c.mv)
+            children.iter().find(|c| c.numbers.delta == 0).map(|c| c.mv)
         } else {
             None
         };

@@ -378,7 +378,9 @@ impl Searcher {
     }
 
     /// The first move of `sorted` (canonical order) whose value is at least `target`, tested with
-    /// a null window at `depth`. With an exact `target` this is the canonical optimal move.
+    /// a null window at `depth` (or, with [`Features::dfpn`], by df-pn questions about each
+    /// move's game end, which needs an exact game-end `target`). With an exact `target` this is
+    /// the canonical optimal move.
     fn first_move_reaching(
         &mut self,
         pos: &Position,
@@ -386,7 +388,7 @@ impl Searcher {
         target: Score,
         depth: u32,
     ) -> Option<Move> {
-        if self.features.dfpn {
+        if self.features.dfpn && target.is_game_end() {
             return self.dfpn_first_move_reaching(pos, sorted, target);
         }
         let depth = depth as i32;

@@ -66,17 +66,10 @@ impl Searcher {
 
     /// Whether the value of `pos` reaches [`bound_at`]`(n)` (a win within `n`) or stays at or
     /// below it (a loss within `n`); `None` if the limits stopped the search. A move that proves
-    /// a win, or refutes a loss, is moved to the front of `order` for the next bound.
+    /// a win, or refutes a loss, is moved to the front of `order` for the next bound. With
+    /// [`Features::dfpn`](super::Features::dfpn) the question goes to df-pn
+    /// ([`dfpn`](super::dfpn)), which moves a winning move to the front.
     fn bound_holds(&mut self, pos: &Position, order: &mut [Move], n: u32) -> Option<bool> {
-        let before = self.stats.nodes;
-        let r = self.bound_holds_inner(pos, order, n);
-        if std::env::var("PROOF_LOG").is_ok() {
-            eprintln!("bound n={n} dfpn={} nodes={} -> {r:?}", self.features.dfpn, self.stats.nodes - before);
-        }
-        r
-    }
-
-    fn bound_holds_inner(&mut self, pos: &Position, order: &mut [Move], n: u32) -> Option<bool> {
         if self.features.dfpn {
             let (holds, winning) = self.dfpn_bound(pos, n)?;
             if let Some(i) = winning.and_then(|mv| order.iter().position(|&m| m == mv)) {

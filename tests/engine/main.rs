@@ -4,6 +4,7 @@
 mod analysis;
 mod certify;
 mod common;
+mod dfpn;
 mod egdb;
 mod endgame;
 mod proof;

@@ -13,7 +13,7 @@
 //! algorithm): `phi`, an estimate of the work to prove that the side to move reaches its goal
 //! (the attacker: a game end within the bound; the defender: none), and `delta`, of the work to
 //! prove the opposite. A node's `phi` is its children's least `delta`, its `delta` the sum of
-//! their `phi`s; 0 and [`INF`] are proofs. The search descends into the child with the least
+//! their `phi`s; 0 and infinity are proofs. The search descends into the child with the least
 //! `delta` with thresholds that send it back as soon as another child looks cheaper (widened by
 //! the 1 + epsilon trick of Pawlewicz and Lew, so that it does not flip between two children of
 //! nearly equal cost), and keeps the numbers of the nodes it leaves in a table of its own.

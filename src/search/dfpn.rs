@@ -380,7 +380,9 @@ impl Searcher {
             self.dfpn_table.store(key, remaining, numbers, 1);
             return (numbers, None);
         }
-        let mut children: smallvec::SmallVec<[Child; 48]> = moves
+        // On the heap: a question may recurse as deep as its bound (hundreds of plies), and a
+        // frame should stay about as small as the alpha-beta search's.
+        let mut children: Vec<Child> = moves
             .iter()
             .map(|&mv| {
                 let child = pos.play(mv);

@@ -13,6 +13,7 @@ use checkers::rules::game::Outcome;
 use checkers::search::endgame::store::Store;
 use checkers::search::endgame::EndgameDb;
 use checkers::search::solve::{self, Solution, SolveOptions, UnprovenMove};
+use checkers::search::ProofEngine;
 use checkers::{Color, SetupWarning};
 
 use super::output;
@@ -164,6 +165,18 @@ pub enum ProofEngineArg {
     Alphabeta,
     /// Depth-first proof-number search.
     Dfpn,
+    /// Df-pn first within a budget, then alpha-beta.
+    Hybrid,
+}
+
+impl From<ProofEngineArg> for ProofEngine {
+    fn from(e: ProofEngineArg) -> ProofEngine {
+        match e {
+            ProofEngineArg::Alphabeta => ProofEngine::AlphaBeta,
+            ProofEngineArg::Dfpn => ProofEngine::Dfpn,
+            ProofEngineArg::Hybrid => ProofEngine::Hybrid,
+        }
+    }
 }
 
 /// A positive, finite number of seconds.
@@ -193,11 +206,9 @@ pub fn solve_options(engine: &EngineArgs) -> SolveOptions {
             table: !engine.no_table,
             ordering: !engine.no_ordering,
             endgame_db: !engine.no_endgame_db,
-            dfpn: engine
+            proof: engine
                 .proof_engine
-                .map_or(checkers::search::Features::default().dfpn, |e| {
-                    e == ProofEngineArg::Dfpn
-                }),
+                .map_or_else(ProofEngine::default, ProofEngine::from),
         },
     }
 }

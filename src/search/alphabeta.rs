@@ -37,11 +37,25 @@ pub struct Features {
     /// Build endgame databases for positions of a few pieces, play from them, and read them at
     /// every covered node (see [`endgame`](super::endgame)).
     pub endgame_db: bool,
-    /// Answer the proof search's questions (and check the canonical move) by depth-first
-    /// proof-number search ([`dfpn`](super::dfpn)) instead of null-window alpha-beta. Off by
-    /// default: measured, it proves far fewer nodes on some boards but reaches fewer plies on
-    /// the dense ones the proof search is for (design.md).
-    pub dfpn: bool,
+    /// How the proof search answers its questions ([`proof`](super::proof)).
+    pub proof: ProofEngine,
+}
+
+/// The engines of the proof search. All are exact; they differ in the work they need.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ProofEngine {
+    /// Null-window alpha-beta at the mate bound, with the transposition table: the cheapest
+    /// where the answer is "no game end within the bound" (a disproof).
+    #[default]
+    AlphaBeta,
+    /// Depth-first proof-number search ([`dfpn`](super::dfpn)), which also checks the canonical
+    /// move of a proven turn: far cheaper where the answer is "yes" (a proof), two to four times
+    /// dearer for a disproof.
+    Dfpn,
+    /// Each question first to df-pn within twice the nodes the last question of its kind took,
+    /// then, if that did not answer it, to alpha-beta: the disproofs mostly by alpha-beta, the
+    /// proof by df-pn.
+    Hybrid,
 }
 
 impl Default for Features {
@@ -50,7 +64,7 @@ impl Default for Features {
             table: true,
             ordering: true,
             endgame_db: true,
-            dfpn: false,
+            proof: ProofEngine::default(),
         }
     }
 }
@@ -148,6 +162,13 @@ impl Searcher {
     #[must_use]
     pub fn tt_bytes(&self) -> usize {
         self.tt.bytes() + self.dfpn_table.bytes()
+    }
+
+    /// Whether the turn's deadline has passed.
+    pub(super) fn deadline_passed(&self) -> bool {
+        self.limits
+            .deadline
+            .is_some_and(|deadline| Instant::now() >= deadline)
     }
 
     /// Counts a node and decides whether the turn's limits are exhausted.

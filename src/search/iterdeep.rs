@@ -7,7 +7,7 @@ use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 
-use super::alphabeta::{Features, Limits, Searcher};
+use super::alphabeta::{Features, Limits, ProofEngine, Searcher};
 use super::endgame::BuildError;
 use super::proof::Proof;
 use super::score::{Score, MAX_PLY};
@@ -126,7 +126,8 @@ impl Searcher {
             }
         }
         if let (true, Some(score)) = (thought.proven, thought.score) {
-            match self.first_move_reaching(pos, &moves, score, thought.depth) {
+            let by_dfpn = self.features.proof == ProofEngine::Dfpn;
+            match self.first_move_reaching(pos, &moves, score, thought.depth, by_dfpn) {
                 Some(canonical) => thought.best = canonical,
                 // The budget ran out before the canonical move was confirmed: the move is still
                 // optimal, but may not be the canonical one, so it is not claimed as proven. Its
@@ -195,9 +196,21 @@ impl Searcher {
         // When the budget runs out before the canonical move is confirmed, the proof's own move
         // is still a win of that length, but perhaps not the canonical one: it is played, and
         // not claimed as proven (the search-versus-analyser test holds the claim to both).
-        let (best, proven) = match self.first_move_reaching(pos, moves, score, plies) {
+        // With df-pn (alone or in the hybrid), only the moves before the proof's own move in
+        // canonical order are checked: that move is known to reach the value. Df-pn alone checks
+        // them by df-pn, whose table knows the lines; the hybrid by alpha-beta, the better at
+        // the disproofs most of them are.
+        let by_dfpn = self.features.proof == ProofEngine::Dfpn;
+        let known = found.filter(|_| self.features.proof != ProofEngine::AlphaBeta);
+        let before = known
+            .and_then(|k| moves.iter().position(|&m| m == k))
+            .map_or(moves, |i| &moves[..i]);
+        let (best, proven) = match self.first_move_reaching(pos, before, score, plies, by_dfpn) {
             Some(canonical) => (canonical, true),
-            None => (found?, false),
+            None => match known {
+                Some(k) if !self.aborted => (k, true),
+                _ => (found?, false),
+            },
         };
         Some(Thought {
             best,
@@ -222,7 +235,8 @@ impl Searcher {
         let nodes =
             (self.limits.nodes).map(|n| n.saturating_add(self.limits.proof_nodes.unwrap_or(0)));
         self.begin_turn(nodes);
-        let best = self.first_move_reaching(pos, sorted, known, plies)?;
+        let by_dfpn = self.features.proof == ProofEngine::Dfpn;
+        let best = self.first_move_reaching(pos, sorted, known, plies, by_dfpn)?;
         Some(Thought {
             best,
             score: Some(known),
@@ -378,17 +392,18 @@ impl Searcher {
     }
 
     /// The first move of `sorted` (canonical order) whose value is at least `target`, tested with
-    /// a null window at `depth` (or, with [`Features::dfpn`], by df-pn questions about each
-    /// move's game end, which needs an exact game-end `target`). With an exact `target` this is
-    /// the canonical optimal move.
+    /// a null window at `depth` (or, `by_dfpn`, by df-pn questions about each move's game end,
+    /// which needs a game-end `target`). With an exact `target` this is the canonical optimal
+    /// move.
     fn first_move_reaching(
         &mut self,
         pos: &Position,
         sorted: &[Move],
         target: Score,
         depth: u32,
+        by_dfpn: bool,
     ) -> Option<Move> {
-        if self.features.dfpn && target.is_game_end() {
+        if by_dfpn && target.is_game_end() {
             return self.dfpn_first_move_reaching(pos, sorted, target);
         }
         let depth = depth as i32;

@@ -17,7 +17,7 @@ pub mod score;
 pub mod solve;
 pub mod tt;
 
-pub use alphabeta::{Features, Limits, SearchStats, Searcher};
+pub use alphabeta::{Features, Limits, ProofEngine, SearchStats, Searcher};
 pub use iterdeep::Thought;
 pub use proof::Proof;
 pub use score::Score;

@@ -11,8 +11,16 @@
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 
-use super::alphabeta::Searcher;
+use super::alphabeta::{ProofEngine, Searcher};
 use super::score::Score;
+
+/// The hybrid engine's df-pn budget for a question: this many times the nodes the last question
+/// of the same kind took (alpha-beta's cost grows three to five times every two plies, so a
+/// question that df-pn cannot answer costs about half again what alpha-beta alone would).
+const HYBRID_FACTOR: u64 = 2;
+
+/// The least df-pn budget of a hybrid question.
+const HYBRID_MIN: u64 = 1_000;
 
 /// What a proof search established about a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,11 +59,16 @@ impl Searcher {
         max_depth: u32,
         expect: Option<bool>,
     ) -> Proof {
+        // The nodes the last question of each kind (by the parity of `n`) took.
+        let mut last = [0u64; 2];
         for n in from.max(1)..=max_depth {
             if expect.is_some_and(|win| win != (n % 2 == 1)) {
                 continue;
             }
-            match self.bound_holds(pos, order, n) {
+            let before = self.stats.nodes;
+            let answer = self.bound_holds(pos, order, n, last[(n % 2) as usize]);
+            last[(n % 2) as usize] = self.stats.nodes - before;
+            match answer {
                 None => return Proof::NoEndWithin(n - 1),
                 Some(true) => return Proof::Exact(bound_at(n)),
                 Some(false) => {}
@@ -66,17 +79,45 @@ impl Searcher {
 
     /// Whether the value of `pos` reaches [`bound_at`]`(n)` (a win within `n`) or stays at or
     /// below it (a loss within `n`); `None` if the limits stopped the search. A move that proves
-    /// a win, or refutes a loss, is moved to the front of `order` for the next bound. With
-    /// [`Features::dfpn`](super::Features::dfpn) the question goes to df-pn
-    /// ([`dfpn`](super::dfpn)), which moves a winning move to the front.
-    fn bound_holds(&mut self, pos: &Position, order: &mut [Move], n: u32) -> Option<bool> {
-        if self.features.dfpn {
-            let (holds, winning) = self.dfpn_bound(pos, n)?;
-            if let Some(i) = winning.and_then(|mv| order.iter().position(|&m| m == mv)) {
-                order[..=i].rotate_right(1);
+    /// a win, or refutes a loss, is moved to the front of `order` for the next bound. The engine
+    /// is the one [`Features::proof`](super::Features::proof) names; `previous` is the nodes the
+    /// last question of the same kind took (the hybrid's df-pn budget).
+    fn bound_holds(
+        &mut self,
+        pos: &Position,
+        order: &mut [Move],
+        n: u32,
+        previous: u64,
+    ) -> Option<bool> {
+        match self.features.proof {
+            ProofEngine::AlphaBeta => self.alphabeta_holds(pos, order, n),
+            ProofEngine::Dfpn => self.dfpn_holds(pos, order, n),
+            ProofEngine::Hybrid => {
+                let outer = self.stop_at;
+                let cap = previous.saturating_mul(HYBRID_FACTOR).max(HYBRID_MIN);
+                self.stop_at = outer.min(self.stats.nodes.saturating_add(cap));
+                let answer = self.dfpn_holds(pos, order, n);
+                self.stop_at = outer;
+                if answer.is_some() || self.stats.nodes >= outer || self.deadline_passed() {
+                    return answer;
+                }
+                self.aborted = false;
+                self.alphabeta_holds(pos, order, n)
             }
-            return Some(holds);
         }
+    }
+
+    /// [`bound_holds`](Self::bound_holds) by df-pn, which moves a winning move to the front.
+    fn dfpn_holds(&mut self, pos: &Position, order: &mut [Move], n: u32) -> Option<bool> {
+        let (holds, winning) = self.dfpn_bound(pos, n)?;
+        if let Some(i) = winning.and_then(|mv| order.iter().position(|&m| m == mv)) {
+            order[..=i].rotate_right(1);
+        }
+        Some(holds)
+    }
+
+    /// [`bound_holds`](Self::bound_holds) by null-window alpha-beta.
+    fn alphabeta_holds(&mut self, pos: &Position, order: &mut [Move], n: u32) -> Option<bool> {
         let target = bound_at(n);
         let win = n % 2 == 1;
         let depth = n as i32 - 1;

@@ -7,7 +7,7 @@ use checkers::analysis::optimal_line;
 use checkers::analysis::{Oracle, OracleLimits, Value};
 use checkers::formats::board_text::parse_board;
 use checkers::search::endgame::EndgameDb;
-use checkers::search::{Features, Limits, Score, Searcher};
+use checkers::search::{Features, Limits, ProofEngine, Score, Searcher};
 use checkers::tools::random_boards::random_boards;
 use checkers::Position;
 
@@ -168,8 +168,9 @@ fn dfpn_agrees_with_the_analyser_on_the_shipped_puzzles() {
 }
 
 /// The proof search with df-pn in a turn (one node of deepening, which stops at once, then the
-/// proof search and the canonical-move check by df-pn): on small random boards whose game ends
-/// within 15 plies, the turn is proven with the analyser's value and its canonical move.
+/// proof search and the canonical-move check), by df-pn alone and by the hybrid (df-pn within a
+/// budget, then alpha-beta): on small random boards whose game ends within 15 plies, the turn is
+/// proven with the analyser's value and its canonical move.
 #[test]
 fn turns_proven_by_dfpn_play_the_canonical_optimal_move() {
     let mut oracle = Oracle::new(OracleLimits::default());
@@ -186,28 +187,34 @@ fn turns_proven_by_dfpn_play_the_canonical_optimal_move() {
             Value::Loss(d) if d <= 15 => Score::lost_at(d as usize),
             _ => continue,
         };
-        let mut s = Searcher::with_features(
-            8,
-            Features {
-                endgame_db: false,
-                dfpn: true,
-                ..Features::default()
-            },
-        );
-        let limits = Limits {
-            nodes: Some(1),
-            proof_nodes: Some(2_000_000),
-            deadline: None,
-        };
-        let thought = s.think(&pos, 40, limits, None).expect("red has a move");
-        if thought.score.is_none() {
-            continue; // a forced move: nothing searched
-        }
-        assert!(thought.proven, "{pos:?}: not proven, {thought:?}");
-        assert_eq!(thought.score, Some(exact), "{pos:?}");
         let line = optimal_line(&pos, &mut oracle).expect("the analyser's line");
-        assert_eq!(pos.play(thought.best), line[1], "{pos:?}: not canonical");
-        compared += 1;
+        for proof in [ProofEngine::Dfpn, ProofEngine::Hybrid] {
+            let mut s = Searcher::with_features(
+                8,
+                Features {
+                    endgame_db: false,
+                    proof,
+                    ..Features::default()
+                },
+            );
+            let limits = Limits {
+                nodes: Some(1),
+                proof_nodes: Some(2_000_000),
+                deadline: None,
+            };
+            let thought = s.think(&pos, 40, limits, None).expect("red has a move");
+            if thought.score.is_none() {
+                continue; // a forced move: nothing searched
+            }
+            assert!(thought.proven, "{pos:?} {proof:?}: not proven, {thought:?}");
+            assert_eq!(thought.score, Some(exact), "{pos:?} {proof:?}");
+            assert_eq!(
+                pos.play(thought.best),
+                line[1],
+                "{pos:?} {proof:?}: not canonical"
+            );
+            compared += 1;
+        }
     }
-    assert!(compared >= 20, "only {compared} boards compared");
+    assert!(compared >= 40, "only {compared} turns compared");
 }

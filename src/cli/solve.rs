@@ -167,6 +167,8 @@ pub enum ProofEngineArg {
     Dfpn,
     /// Df-pn first within a budget, then alpha-beta.
     Hybrid,
+    /// Df-pn's shortest proven bound first, then alpha-beta's bounds below it.
+    UpperFirst,
 }
 
 impl From<ProofEngineArg> for ProofEngine {
@@ -175,6 +177,7 @@ impl From<ProofEngineArg> for ProofEngine {
             ProofEngineArg::Alphabeta => ProofEngine::AlphaBeta,
             ProofEngineArg::Dfpn => ProofEngine::Dfpn,
             ProofEngineArg::Hybrid => ProofEngine::Hybrid,
+            ProofEngineArg::UpperFirst => ProofEngine::UpperFirst,
         }
     }
 }
@@ -345,7 +348,8 @@ fn plural(n: usize, noun: &str) -> String {
 }
 
 /// How far the proofs of the unproven moves got, the first few of them: "move 1: no end within
-/// 11 plies, scored win in 25".
+/// 11 plies, scored win in 25", or with a proven upper bound "move 1: no end within 11 plies, a
+/// win within 31, scored win in 25".
 fn unproven_moves(moves: &[UnprovenMove]) -> String {
     const SHOWN: usize = 3;
     let mut parts: Vec<String> = moves
@@ -353,8 +357,13 @@ fn unproven_moves(moves: &[UnprovenMove]) -> String {
         .take(SHOWN)
         .map(|m| {
             let score = m.score.map_or(String::new(), |s| format!(", scored {s}"));
+            // Odd bounds are the mover's wins, even ones its losses.
+            let upper = m.end_within.map_or(String::new(), |n| {
+                let kind = if n % 2 == 1 { "win" } else { "loss" };
+                format!(", a {kind} within {n}")
+            });
             format!(
-                "move {}: no end within {} plies{score}",
+                "move {}: no end within {} plies{upper}{score}",
                 m.number, m.no_end_within
             )
         })
@@ -399,6 +408,35 @@ mod tests {
             lines[2],
             "2 red men stand on their crowning row (row 1 col 2, row 1 col 4); they stay men and \
              cannot move"
+        );
+    }
+
+    #[test]
+    fn unproven_moves_name_their_proven_upper_bound() {
+        let moves = [
+            UnprovenMove {
+                number: 1,
+                no_end_within: 19,
+                end_within: Some(31),
+                score: None,
+            },
+            UnprovenMove {
+                number: 3,
+                no_end_within: 8,
+                end_within: Some(12),
+                score: None,
+            },
+            UnprovenMove {
+                number: 5,
+                no_end_within: 11,
+                end_within: None,
+                score: None,
+            },
+        ];
+        assert_eq!(
+            unproven_moves(&moves),
+            "move 1: no end within 19 plies, a win within 31; move 3: no end within 8 plies, a \
+             loss within 12; move 5: no end within 11 plies"
         );
     }
 

@@ -56,6 +56,12 @@ pub enum ProofEngine {
     /// then, if that did not answer it, to alpha-beta: the disproofs mostly by alpha-beta, the
     /// proof by df-pn.
     Hybrid,
+    /// Upper bound first: df-pn asks for a game end of the expected kind within the largest
+    /// bound and shortens it (two plies at a time) while each shorter bound holds, each
+    /// question within an eighth of the turn's proof nodes; alpha-beta then asks only the bounds
+    /// below the shortest that held (the disproofs it is good at). If they all fail, the value is
+    /// that bound, without asking it by alpha-beta.
+    UpperFirst,
 }
 
 impl Default for Features {

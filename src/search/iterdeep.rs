@@ -9,7 +9,7 @@ use crate::rules::position::Position;
 
 use super::alphabeta::{Features, Limits, ProofEngine, Searcher};
 use super::endgame::BuildError;
-use super::proof::Proof;
+use super::proof::{Proof, UpperFirst};
 use super::score::{Score, MAX_PLY};
 
 /// The outcome of one turn's thinking.
@@ -27,6 +27,9 @@ pub struct Thought {
     /// For a move that is not proven: plies from this position within which the game is proven
     /// not to end (the best bound the searches reached; 0 when none).
     pub no_end_within: u32,
+    /// For a move that is not proven: plies within which a game end of its score's kind is
+    /// proven (an upper bound from [`ProofEngine::UpperFirst`]), if any.
+    pub end_within: Option<u32>,
 }
 
 /// Time per index slot assumed when deciding whether a database can be built in time: about
@@ -74,6 +77,7 @@ impl Searcher {
                 depth: 0,
                 proven: false,
                 no_end_within: 0,
+                end_within: None,
             });
         }
         self.limits = limits;
@@ -113,6 +117,7 @@ impl Searcher {
             depth: 0,
             proven: false,
             no_end_within: 0,
+            end_within: None,
         });
         if !thought.proven {
             // The deepening's last iteration saw every line of its depth: no game end within it.
@@ -172,8 +177,17 @@ impl Searcher {
         let budget = if expect.is_some() { budget } else { budget / 2 };
         let mut proof = Proof::NoEndWithin(0);
         let end = self.stats.nodes.saturating_add(budget);
-        if expect.is_some() {
-            self.begin_turn(Some(budget / 2));
+        if self.features.proof == ProofEngine::UpperFirst {
+            self.begin_turn(Some(budget));
+            match self.prove_upper_first(pos, &mut order, thought, from, max_depth, expect) {
+                UpperFirst::Exact(score) => proof = Proof::Exact(score),
+                UpperFirst::Bounded => return None,
+                UpperFirst::Unknown => {}
+            }
+        }
+        if expect.is_some() && !matches!(proof, Proof::Exact(_)) {
+            let left = end.saturating_sub(self.stats.nodes);
+            self.begin_turn(Some(left.min(budget / 2)));
             proof = self.prove(pos, &mut order, from, max_depth, expect);
         }
         if !matches!(proof, Proof::Exact(_)) {
@@ -218,6 +232,7 @@ impl Searcher {
             depth: plies,
             proven,
             no_end_within: plies - 1,
+            end_within: None,
         })
     }
 
@@ -243,6 +258,7 @@ impl Searcher {
             depth: plies,
             proven: true,
             no_end_within: plies.saturating_sub(1),
+            end_within: None,
         })
     }
 
@@ -326,6 +342,7 @@ impl Searcher {
                 depth,
                 proven,
                 no_end_within: 0,
+                end_within: None,
             });
             if proven {
                 break;
@@ -351,6 +368,7 @@ impl Searcher {
             depth: score.plies_to_end().unwrap_or(0),
             proven: true,
             no_end_within: 0,
+            end_within: None,
         })
     }
 

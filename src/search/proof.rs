@@ -12,6 +12,7 @@ use crate::rules::moves::Move;
 use crate::rules::position::Position;
 
 use super::alphabeta::{ProofEngine, Searcher};
+use super::iterdeep::Thought;
 use super::score::Score;
 
 /// The hybrid engine's df-pn budget for a question: this many times the nodes the last question
@@ -21,6 +22,22 @@ const HYBRID_FACTOR: u64 = 2;
 
 /// The least df-pn budget of a hybrid question.
 const HYBRID_MIN: u64 = 1_000;
+
+/// The share of a turn's proof nodes that each df-pn question of the upper-first engine may
+/// take (one eighth); the whole df-pn phase takes at most half of them.
+const UPPER_SHARE: u64 = 8;
+
+/// What the upper-first engine's phase ([`ProofEngine::UpperFirst`]) established about a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum UpperFirst {
+    /// The exact value; after a win, its move is first in the order.
+    Exact(Score),
+    /// A game end within a bound (recorded in the thought), but not its exact distance: the
+    /// turn's nodes ran out.
+    Bounded,
+    /// No bound proven within the phase's nodes: the ascending search follows as usual.
+    Unknown,
+}
 
 /// What a proof search established about a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,7 +107,7 @@ impl Searcher {
         previous: u64,
     ) -> Option<bool> {
         match self.features.proof {
-            ProofEngine::AlphaBeta => self.alphabeta_holds(pos, order, n),
+            ProofEngine::AlphaBeta | ProofEngine::UpperFirst => self.alphabeta_holds(pos, order, n),
             ProofEngine::Dfpn => self.dfpn_holds(pos, order, n),
             ProofEngine::Hybrid => {
                 let outer = self.stop_at;
@@ -105,6 +122,126 @@ impl Searcher {
                 self.alphabeta_holds(pos, order, n)
             }
         }
+    }
+
+    /// The upper-first engine ([`ProofEngine::UpperFirst`]) on a turn whose searches ruled out
+    /// every game end within `from - 1` plies, with the turn's limits already set: for each kind
+    /// of game end `expect` allows (both when it is `None`), df-pn's shortest proven bound
+    /// ([`upper_bound`](Self::upper_bound)), then alpha-beta's ascending bounds below it. When
+    /// the nodes run out between the two, `thought` records the bound (and, for a win, plays
+    /// the move that proved it).
+    pub(super) fn prove_upper_first(
+        &mut self,
+        pos: &Position,
+        order: &mut [Move],
+        thought: &mut Thought,
+        from: u32,
+        max_depth: u32,
+        expect: Option<bool>,
+    ) -> UpperFirst {
+        let budget = self.stop_at.saturating_sub(self.stats.nodes);
+        let kinds: &[bool] = match expect {
+            Some(true) => &[true],
+            Some(false) => &[false],
+            None => &[true, false],
+        };
+        let share = kinds.len() as u64;
+        for &win in kinds {
+            let cap = budget / UPPER_SHARE / share;
+            let found = self.upper_bound(pos, order, from, max_depth, win, cap, budget / 2 / share);
+            let Some((upper, exact)) = found else {
+                continue;
+            };
+            if exact {
+                return UpperFirst::Exact(bound_at(upper));
+            }
+            let proved = order[0];
+            // The value is a game end of this kind within `upper`: only the bounds of the
+            // same kind below it are left, and when all of them fail it is `upper`.
+            match self.prove(pos, order, from, upper - 2, Some(win)) {
+                Proof::Exact(score) => return UpperFirst::Exact(score),
+                // Every bound failed (none moved a move, so `proved` is still first).
+                Proof::NoEndWithin(n) if n + 2 >= upper => {
+                    return UpperFirst::Exact(bound_at(upper));
+                }
+                Proof::NoEndWithin(n) => {
+                    thought.no_end_within = n.max(thought.depth);
+                    thought.end_within = Some(upper);
+                    if win {
+                        thought.best = proved;
+                    }
+                    return UpperFirst::Bounded;
+                }
+            }
+        }
+        UpperFirst::Unknown
+    }
+
+    /// The upper-first engine's df-pn phase ([`ProofEngine::UpperFirst`]): a game end of the kind
+    /// `win` names (the mover's win at odd bounds, its loss at even ones) within the largest
+    /// bound of that kind up to `max_depth`, then within two plies less while that holds. Each
+    /// question gets at most `cap` nodes, and no shorter bound is asked once the phase has spent
+    /// `total`. `from` is the least bound not yet ruled out (no game end within `from - 1`).
+    ///
+    /// Returns the shortest bound that held and whether it is exact: the bound two plies
+    /// shorter failed, or is already ruled out. `None` if no bound held within the caps. A
+    /// proven win's move is then first in `order`.
+    pub(super) fn upper_bound(
+        &mut self,
+        pos: &Position,
+        order: &mut [Move],
+        from: u32,
+        max_depth: u32,
+        win: bool,
+        cap: u64,
+        total: u64,
+    ) -> Option<(u32, bool)> {
+        let top = if (max_depth % 2 == 1) == win {
+            max_depth
+        } else {
+            max_depth.checked_sub(1)?
+        };
+        if top < from.max(1) {
+            return None;
+        }
+        let start = self.stats.nodes;
+        if self.capped_dfpn(pos, order, top, cap) != Some(true) {
+            return None;
+        }
+        let mut upper = top;
+        loop {
+            // No game end within `from - 1`: a bound below `from` is already ruled out.
+            if upper < from + 2 {
+                return Some((upper, true));
+            }
+            if self.stats.nodes - start >= total {
+                return Some((upper, false));
+            }
+            match self.capped_dfpn(pos, order, upper - 2, cap) {
+                Some(true) => upper -= 2,
+                Some(false) => return Some((upper, true)),
+                None => return Some((upper, false)),
+            }
+        }
+    }
+
+    /// [`dfpn_holds`](Self::dfpn_holds) within at most `cap` more nodes; an unanswered question
+    /// leaves the searcher ready for the next one (its nodes still count).
+    fn capped_dfpn(
+        &mut self,
+        pos: &Position,
+        order: &mut [Move],
+        n: u32,
+        cap: u64,
+    ) -> Option<bool> {
+        let outer = self.stop_at;
+        self.stop_at = outer.min(self.stats.nodes.saturating_add(cap));
+        let answer = self.dfpn_holds(pos, order, n);
+        self.stop_at = outer;
+        if answer.is_none() {
+            self.aborted = false;
+        }
+        answer
     }
 
     /// [`bound_holds`](Self::bound_holds) by df-pn, which moves a winning move to the front.

@@ -188,7 +188,11 @@ fn turns_proven_by_dfpn_play_the_canonical_optimal_move() {
             _ => continue,
         };
         let line = optimal_line(&pos, &mut oracle).expect("the analyser's line");
-        for proof in [ProofEngine::Dfpn, ProofEngine::Hybrid] {
+        for proof in [
+            ProofEngine::Dfpn,
+            ProofEngine::Hybrid,
+            ProofEngine::UpperFirst,
+        ] {
             let mut s = Searcher::with_features(
                 8,
                 Features {
@@ -217,4 +221,65 @@ fn turns_proven_by_dfpn_play_the_canonical_optimal_move() {
         }
     }
     assert!(compared >= 40, "only {compared} turns compared");
+}
+
+/// The upper-first engine's bound on a turn it could not prove exactly: the game does end within
+/// it (by the analyser), no sooner than the bound ruled out, and a win's move keeps it.
+#[test]
+fn upper_first_bounds_of_unproven_turns_hold() {
+    let mut oracle = Oracle::new(OracleLimits::default());
+    let mut checked = 0;
+    for pos in random_boards(600, 14) {
+        if pos.occupied().count() > 4 {
+            continue;
+        }
+        let Ok(Some(value)) = oracle.value(&pos) else {
+            continue;
+        };
+        let mut s = Searcher::with_features(
+            8,
+            Features {
+                endgame_db: false,
+                proof: ProofEngine::UpperFirst,
+                ..Features::default()
+            },
+        );
+        // Enough for df-pn's generous bound, too little for every shorter one.
+        let limits = Limits {
+            nodes: Some(1),
+            proof_nodes: Some(400),
+            deadline: None,
+        };
+        let thought = s.think(&pos, 40, limits, None).expect("red has a move");
+        let Some(upper) = thought.end_within else {
+            continue;
+        };
+        assert!(!thought.proven, "{pos:?}: {thought:?}");
+        assert!(thought.no_end_within < upper, "{pos:?}: {thought:?}");
+        match value {
+            Value::Win(d) => {
+                assert!(
+                    upper % 2 == 1 && d <= upper,
+                    "{pos:?}: {value:?}, {thought:?}"
+                );
+                assert!(d > thought.no_end_within, "{pos:?}: {value:?}, {thought:?}");
+                let after = oracle.value(&pos.play(thought.best));
+                assert!(
+                    matches!(after, Ok(Some(Value::Loss(e))) if e < upper),
+                    "{pos:?}: the move {:?} loses the bound: {after:?}",
+                    thought.best
+                );
+            }
+            Value::Loss(d) => {
+                assert!(
+                    upper % 2 == 0 && d <= upper,
+                    "{pos:?}: {value:?}, {thought:?}"
+                );
+                assert!(d > thought.no_end_within, "{pos:?}: {value:?}, {thought:?}");
+            }
+            _ => panic!("{pos:?}: a bound {upper} on {value:?}"),
+        }
+        checked += 1;
+    }
+    assert!(checked >= 5, "only {checked} bounded turns checked");
 }

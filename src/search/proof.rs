@@ -27,6 +27,17 @@ const HYBRID_MIN: u64 = 1_000;
 /// take (one eighth); the whole df-pn phase takes at most half of them.
 const UPPER_SHARE: u64 = 8;
 
+/// How far beyond the least bound not ruled out the upper-first engine's first df-pn question
+/// looks (plies).
+const UPPER_REACH: u32 = 16;
+
+/// The df-pn budget of the upper-first engine's shorter bounds: this many times the nodes of
+/// the last bound that held, and at least [`UPPER_FAIL_MIN`].
+const UPPER_FAIL_FACTOR: u64 = 4;
+
+/// The least df-pn budget of a shorter bound of the upper-first engine.
+const UPPER_FAIL_MIN: u64 = 1_000;
+
 /// What the upper-first engine's phase ([`ProofEngine::UpperFirst`]) established about a turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum UpperFirst {
@@ -149,23 +160,24 @@ impl Searcher {
         for &win in kinds {
             let cap = budget / UPPER_SHARE / share;
             let found = self.upper_bound(pos, order, from, max_depth, win, cap, budget / 2 / share);
-            let Some((upper, exact)) = found else {
+            let Some((low, upper)) = found else {
                 continue;
             };
-            if exact {
+            if low >= upper {
                 return UpperFirst::Exact(bound_at(upper));
             }
             let proved = order[0];
-            // The value is a game end of this kind within `upper`: only the bounds of the
-            // same kind below it are left, and when all of them fail it is `upper`.
-            match self.prove(pos, order, from, upper - 2, Some(win)) {
+            // The value is a game end of this kind within `upper` and none sooner than `low`:
+            // only the bounds of the same kind between are left, and when all of them fail it
+            // is `upper`.
+            match self.prove(pos, order, low, upper - 2, Some(win)) {
                 Proof::Exact(score) => return UpperFirst::Exact(score),
                 // Every bound failed (none moved a move, so `proved` is still first).
                 Proof::NoEndWithin(n) if n + 2 >= upper => {
                     return UpperFirst::Exact(bound_at(upper));
                 }
                 Proof::NoEndWithin(n) => {
-                    thought.no_end_within = n.max(thought.depth);
+                    thought.no_end_within = n.max(low - 1).max(thought.depth);
                     thought.end_within = Some(upper);
                     if win {
                         thought.best = proved;
@@ -178,14 +190,18 @@ impl Searcher {
     }
 
     /// The upper-first engine's df-pn phase ([`ProofEngine::UpperFirst`]): a game end of the kind
-    /// `win` names (the mover's win at odd bounds, its loss at even ones) within the largest
-    /// bound of that kind up to `max_depth`, then within two plies less while that holds. Each
-    /// question gets at most `cap` nodes, and no shorter bound is asked once the phase has spent
-    /// `total`. `from` is the least bound not yet ruled out (no game end within `from - 1`).
+    /// `win` names (the mover's win at odd bounds, its loss at even ones) within a generous
+    /// bound ([`UPPER_REACH`] plies beyond the least not ruled out, at most `max_depth`), then
+    /// within two plies less while that holds. Each question gets at most `cap` nodes (a
+    /// shorter one also at most [`UPPER_FAIL_FACTOR`] times the last that held), and no shorter
+    /// bound is asked once the phase has spent `total`. `from`
+    /// is the least bound not yet ruled out (no game end within `from - 1`).
     ///
-    /// Returns the shortest bound that held and whether it is exact: the bound two plies
-    /// shorter failed, or is already ruled out. `None` if no bound held within the caps. A
-    /// proven win's move is then first in `order`.
+    /// Returns `(low, high)`: no game end of the kind within `low - 2` (nor any other kind,
+    /// since the value is of this one), and one within `high`; the value is exact when they
+    /// meet. `None` if no bound held within the caps. A proven win's move is then first in
+    /// `order`.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn upper_bound(
         &mut self,
         pos: &Position,
@@ -195,34 +211,35 @@ impl Searcher {
         win: bool,
         cap: u64,
         total: u64,
-    ) -> Option<(u32, bool)> {
-        let top = if (max_depth % 2 == 1) == win {
-            max_depth
-        } else {
-            max_depth.checked_sub(1)?
-        };
-        if top < from.max(1) {
+    ) -> Option<(u32, u32)> {
+        let of_kind = |n: u32| if (n % 2 == 1) == win { n } else { n + 1 };
+        let mut low = of_kind(from.max(1));
+        let top = of_kind(max_depth.checked_sub(1)?).min(low + UPPER_REACH);
+        if top < low {
             return None;
         }
         let start = self.stats.nodes;
+        let before = self.stats.nodes;
         if self.capped_dfpn(pos, order, top, cap) != Some(true) {
             return None;
         }
-        let mut upper = top;
-        loop {
-            // No game end within `from - 1`: a bound below `from` is already ruled out.
-            if upper < from + 2 {
-                return Some((upper, true));
-            }
-            if self.stats.nodes - start >= total {
-                return Some((upper, false));
-            }
-            match self.capped_dfpn(pos, order, upper - 2, cap) {
-                Some(true) => upper -= 2,
-                Some(false) => return Some((upper, true)),
-                None => return Some((upper, false)),
+        let mut last = self.stats.nodes - before;
+        let mut high = top;
+        while low < high && self.stats.nodes - start < total {
+            // A shorter bound that holds costs df-pn about what the last one did; one that
+            // fails (a disproof, df-pn's weak side) is left to alpha-beta beyond a few times that.
+            let before = self.stats.nodes;
+            let limit = cap.min(last.saturating_mul(UPPER_FAIL_FACTOR).max(UPPER_FAIL_MIN));
+            match self.capped_dfpn(pos, order, high - 2, limit) {
+                Some(true) => {
+                    high -= 2;
+                    last = self.stats.nodes - before;
+                }
+                Some(false) => low = high,
+                None => break,
             }
         }
+        Some((low, high))
     }
 
     /// [`dfpn_holds`](Self::dfpn_holds) within at most `cap` more nodes; an unanswered question

@@ -13,6 +13,7 @@ use checkers::rules::game::Outcome;
 use checkers::search::endgame::store::Store;
 use checkers::search::endgame::EndgameDb;
 use checkers::search::solve::{self, Solution, SolveOptions, UnprovenMove};
+use checkers::search::ProofEngine;
 use checkers::{Color, SetupWarning};
 
 use super::output;
@@ -152,6 +153,34 @@ pub struct EngineArgs {
     /// databases. Same results when the search can prove them; far more work.
     #[arg(long = "no-endgame-db")]
     pub no_endgame_db: bool,
+
+    /// Measurement switch: the engine of the proof search (default: alphabeta).
+    #[arg(long = "proof-engine", value_enum, hide = true)]
+    pub proof_engine: Option<ProofEngineArg>,
+}
+
+/// The proof search's engines, as written on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ProofEngineArg {
+    /// Null-window alpha-beta at the mate bound.
+    Alphabeta,
+    /// Depth-first proof-number search.
+    Dfpn,
+    /// Df-pn first within a budget, then alpha-beta.
+    Hybrid,
+    /// Df-pn's shortest proven bound first, then alpha-beta's bounds below it.
+    UpperFirst,
+}
+
+impl From<ProofEngineArg> for ProofEngine {
+    fn from(e: ProofEngineArg) -> ProofEngine {
+        match e {
+            ProofEngineArg::Alphabeta => ProofEngine::AlphaBeta,
+            ProofEngineArg::Dfpn => ProofEngine::Dfpn,
+            ProofEngineArg::Hybrid => ProofEngine::Hybrid,
+            ProofEngineArg::UpperFirst => ProofEngine::UpperFirst,
+        }
+    }
 }
 
 /// A positive, finite number of seconds.
@@ -181,6 +210,9 @@ pub fn solve_options(engine: &EngineArgs) -> SolveOptions {
             table: !engine.no_table,
             ordering: !engine.no_ordering,
             endgame_db: !engine.no_endgame_db,
+            proof: engine
+                .proof_engine
+                .map_or_else(ProofEngine::default, ProofEngine::from),
         },
     }
 }
@@ -317,7 +349,8 @@ fn plural(n: usize, noun: &str) -> String {
 }
 
 /// How far the proofs of the unproven moves got, the first few of them: "move 1: no end within
-/// 11 plies, scored win in 25".
+/// 11 plies, scored win in 25", or with a proven upper bound "move 1: no end within 11 plies, a
+/// win within 31, scored win in 25".
 fn unproven_moves(moves: &[UnprovenMove]) -> String {
     const SHOWN: usize = 3;
     let mut parts: Vec<String> = moves
@@ -325,8 +358,13 @@ fn unproven_moves(moves: &[UnprovenMove]) -> String {
         .take(SHOWN)
         .map(|m| {
             let score = m.score.map_or(String::new(), |s| format!(", scored {s}"));
+            // Odd bounds are the mover's wins, even ones its losses.
+            let upper = m.end_within.map_or(String::new(), |n| {
+                let kind = if n % 2 == 1 { "win" } else { "loss" };
+                format!(", a {kind} within {n}")
+            });
             format!(
-                "move {}: no end within {} plies{score}",
+                "move {}: no end within {} plies{upper}{score}",
                 m.number, m.no_end_within
             )
         })
@@ -371,6 +409,35 @@ mod tests {
             lines[2],
             "2 red men stand on their crowning row (row 1 col 2, row 1 col 4); they stay men and \
              cannot move"
+        );
+    }
+
+    #[test]
+    fn unproven_moves_name_their_proven_upper_bound() {
+        let moves = [
+            UnprovenMove {
+                number: 1,
+                no_end_within: 19,
+                end_within: Some(31),
+                score: None,
+            },
+            UnprovenMove {
+                number: 3,
+                no_end_within: 8,
+                end_within: Some(12),
+                score: None,
+            },
+            UnprovenMove {
+                number: 5,
+                no_end_within: 11,
+                end_within: None,
+                score: None,
+            },
+        ];
+        assert_eq!(
+            unproven_moves(&moves),
+            "move 1: no end within 19 plies, a win within 31; move 3: no end within 8 plies, a \
+             loss within 12; move 5: no end within 11 plies"
         );
     }
 

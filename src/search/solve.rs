@@ -81,6 +81,9 @@ pub struct UnprovenMove {
     pub number: usize,
     /// The game is proven not to end within this many plies of the position moved from.
     pub no_end_within: u32,
+    /// A game end (of the score's kind) is proven within this many plies, if a proof search
+    /// found such an upper bound.
+    pub end_within: Option<u32>,
     /// The search's score of the move (a heuristic value, or a game end further away than the
     /// searches could prove exact), from the mover's point of view.
     pub score: Option<Score>,
@@ -264,11 +267,16 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
             proven &= thought.proven;
             draws_only &= thought.score == Some(Score::ZERO);
             searched[side] = true;
-            previous[side] = thought.score.map(|score| (score, thought.no_end_within));
+            // A proven turn reached its game end: the side's next proof is within reach of it.
+            previous[side] = thought.score.map(|score| {
+                let proven_end = score.plies_to_end().filter(|_| thought.proven);
+                (score, proven_end.unwrap_or(thought.no_end_within))
+            });
             if !thought.proven {
                 unproven.push(UnprovenMove {
                     number: game.states().len(),
                     no_end_within: thought.no_end_within,
+                    end_within: thought.end_within,
                     score: thought.score,
                 });
             }

@@ -205,6 +205,7 @@ fn turns_proven_by_dfpn_play_the_canonical_optimal_move() {
                 nodes: Some(1),
                 proof_nodes: Some(2_000_000),
                 deadline: None,
+                build_caps: None,
             };
             let thought = s.think(&pos, 40, limits, None).expect("red has a move");
             if thought.score.is_none() {

@@ -56,3 +56,20 @@ pub fn line_with_a_slower_win(name: &str) -> (Position, Vec<Position>, usize) {
     played.extend(solve(slower, &SolveOptions::default()).states);
     (puzzle, played, turn)
 }
+
+/// The random boards of `seed` (the first `count`) with at most `max_pieces` pieces whose value
+/// the analyser decides, each with that value.
+pub fn decided_boards(
+    count: usize,
+    seed: u64,
+    max_pieces: u32,
+    oracle: &mut Oracle,
+) -> impl Iterator<Item = (Position, Value)> + '_ {
+    checkers::tools::random_boards::random_boards(count, seed)
+        .into_iter()
+        .filter(move |pos| pos.occupied().count() <= max_pieces)
+        .filter_map(|pos| match oracle.value(&pos) {
+            Ok(Some(value)) => Some((pos, value)),
+            _ => None,
+        })
+}

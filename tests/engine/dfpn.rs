@@ -3,12 +3,12 @@
 //! value says, for bounds just below, at and above the exact distance, with and without the
 //! endgame databases.
 
+use crate::common::decided_boards;
 use checkers::analysis::optimal_line;
 use checkers::analysis::{Oracle, OracleLimits, Value};
 use checkers::formats::board_text::parse_board;
 use checkers::search::endgame::EndgameDb;
 use checkers::search::{Features, Limits, ProofEngine, Score, Searcher};
-use checkers::tools::random_boards::random_boards;
 use checkers::Position;
 
 /// Nodes a question may take: plenty for these boards (a question that runs out fails the test).
@@ -80,13 +80,7 @@ fn dfpn_agrees_with_the_analyser_on_small_random_boards() {
     let mut oracle = Oracle::new(OracleLimits::default());
     let mut shared = searcher(None);
     let (mut wins, mut losses, mut draws) = (0, 0, 0);
-    for pos in random_boards(200, 21) {
-        if pos.occupied().count() > 5 {
-            continue;
-        }
-        let Ok(Some(value)) = oracle.value(&pos) else {
-            continue;
-        };
+    for (pos, value) in decided_boards(200, 21, 5, &mut oracle) {
         // Long games make long questions; the short ones are where the distances are tight.
         if matches!(value, Value::Win(d) | Value::Loss(d) if d > 17) {
             continue;
@@ -110,13 +104,7 @@ fn dfpn_agrees_with_the_analyser_on_small_random_boards() {
 fn dfpn_reads_the_databases_exactly() {
     let mut oracle = Oracle::new(OracleLimits::default());
     let mut compared = 0;
-    for pos in random_boards(300, 5) {
-        if pos.occupied().count() > 4 {
-            continue;
-        }
-        let Ok(Some(value)) = oracle.value(&pos) else {
-            continue;
-        };
+    for (pos, value) in decided_boards(300, 5, 4, &mut oracle) {
         let with_db = || {
             let mut db = EndgameDb::default();
             let covered = db.prepare_for(&pos);
@@ -175,13 +163,7 @@ fn dfpn_agrees_with_the_analyser_on_the_shipped_puzzles() {
 fn turns_proven_by_dfpn_play_the_canonical_optimal_move() {
     let mut oracle = Oracle::new(OracleLimits::default());
     let mut compared = 0;
-    for pos in random_boards(600, 14) {
-        if pos.occupied().count() > 4 {
-            continue;
-        }
-        let Ok(Some(value)) = oracle.value(&pos) else {
-            continue;
-        };
+    for (pos, value) in decided_boards(600, 14, 4, &mut oracle).collect::<Vec<_>>() {
         let exact = match value {
             Value::Win(d) if d <= 15 => Score::won_at(d as usize),
             Value::Loss(d) if d <= 15 => Score::lost_at(d as usize),

@@ -5,12 +5,12 @@
 
 use std::time::Duration;
 
+use crate::common::decided_boards;
 use checkers::analysis::{optimal_line, Oracle, OracleLimits, Value};
 use checkers::formats::board_text::{parse_board, parse_solution};
 use checkers::rules::game::Outcome;
 use checkers::search::solve::{proof_budget, solve, SolveOptions};
 use checkers::search::{Features, Limits, Score, Searcher};
-use checkers::tools::random_boards::random_boards;
 use checkers::Position;
 
 /// The analyser's value as a search score (from the side to move).
@@ -48,13 +48,7 @@ fn prove_only(pos: &Position) -> Option<checkers::search::Thought> {
 fn proofs_agree_with_the_analyser_on_random_boards() {
     let mut oracle = Oracle::new(OracleLimits::default());
     let mut compared = 0;
-    for pos in random_boards(1000, 14) {
-        if pos.occupied().count() > 4 {
-            continue;
-        }
-        let Ok(Some(value)) = oracle.value(&pos) else {
-            continue;
-        };
+    for (pos, value) in decided_boards(1000, 14, 4, &mut oracle).collect::<Vec<_>>() {
         let Some(exact) = as_score(value).filter(|s| s.plies_to_end().unwrap_or(99) <= 15) else {
             continue;
         };

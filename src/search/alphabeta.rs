@@ -200,12 +200,8 @@ impl Searcher {
         self.stats.nodes += 1;
         if self.stats.nodes >= self.stop_at {
             self.aborted = true;
-        } else if self.stats.nodes % CLOCK_INTERVAL == 0 {
-            if let Some(deadline) = self.limits.deadline {
-                if Instant::now() >= deadline {
-                    self.aborted = true;
-                }
-            }
+        } else if self.stats.nodes % CLOCK_INTERVAL == 0 && self.deadline_passed() {
+            self.aborted = true;
         }
         self.aborted
     }

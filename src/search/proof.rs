@@ -121,15 +121,16 @@ impl Searcher {
             ProofEngine::AlphaBeta | ProofEngine::UpperFirst => self.alphabeta_holds(pos, order, n),
             ProofEngine::Dfpn => self.dfpn_holds(pos, order, n),
             ProofEngine::Hybrid => {
-                let outer = self.stop_at;
                 let cap = previous.saturating_mul(HYBRID_FACTOR).max(HYBRID_MIN);
-                self.stop_at = outer.min(self.stats.nodes.saturating_add(cap));
-                let answer = self.dfpn_holds(pos, order, n);
-                self.stop_at = outer;
-                if answer.is_some() || self.stats.nodes >= outer || self.deadline_passed() {
+                let answer = self.capped_dfpn(pos, order, n, cap);
+                if answer.is_some() {
                     return answer;
                 }
-                self.aborted = false;
+                if self.stats.nodes >= self.stop_at || self.deadline_passed() {
+                    // The turn's own limits stopped df-pn, not its cap.
+                    self.aborted = true;
+                    return None;
+                }
                 self.alphabeta_holds(pos, order, n)
             }
         }
@@ -219,11 +220,10 @@ impl Searcher {
             return None;
         }
         let start = self.stats.nodes;
-        let before = self.stats.nodes;
         if self.capped_dfpn(pos, order, top, cap) != Some(true) {
             return None;
         }
-        let mut last = self.stats.nodes - before;
+        let mut last = self.stats.nodes - start;
         let mut high = top;
         while low < high && self.stats.nodes - start < total {
             // A shorter bound that holds costs df-pn about what the last one did; one that

@@ -198,9 +198,9 @@ impl Searcher {
     /// Counts a node and decides whether the turn's limits are exhausted.
     pub(super) fn tick(&mut self) -> bool {
         self.stats.nodes += 1;
-        if self.stats.nodes >= self.stop_at {
-            self.aborted = true;
-        } else if self.stats.nodes % CLOCK_INTERVAL == 0 && self.deadline_passed() {
+        if self.stats.nodes >= self.stop_at
+            || (self.stats.nodes % CLOCK_INTERVAL == 0 && self.deadline_passed())
+        {
             self.aborted = true;
         }
         self.aborted

@@ -166,10 +166,11 @@ impl EndgameDb {
     /// Fails when `guard` says to stop, and when a class a capture or a crowning leads to is not
     /// built (a caller's bug that would otherwise read those positions as draws).
     pub(super) fn build(&self, class: Material, guard: &Guard) -> Result<Table, BuildError> {
+        let class = class.canonical();
         if let Some(missing) = class
             .reachable()
             .into_iter()
-            .find(|c| *c != class && !self.classes.contains_key(c))
+            .find(|c| *c != class && !self.classes.contains_key(&c.canonical()))
         {
             return Err(BuildError::MissingClass(missing.to_string()));
         }

@@ -19,6 +19,7 @@
 
 mod build;
 mod cells;
+mod index;
 mod pieces;
 mod reach;
 mod retro;
@@ -107,6 +108,7 @@ impl EndgameDb {
 
     /// Whether `class` is held or can be read from the store.
     fn available(&self, class: Material) -> bool {
+        let class = class.canonical();
         self.classes.contains_key(&class) || self.store.as_ref().is_some_and(|s| s.present(class))
     }
 
@@ -130,6 +132,7 @@ impl EndgameDb {
     /// Makes `class` held: read from the store when it has an undamaged file, else built (the
     /// classes it leads to being held) and written to the store, when there is one.
     fn obtain(&mut self, class: Material, guard: &Guard) -> Result<(), BuildError> {
+        let class = class.canonical();
         if self.classes.contains_key(&class) {
             return Ok(());
         }
@@ -146,7 +149,7 @@ impl EndgameDb {
             }
         }
         let table = self.build(class, guard)?;
-        self.analysed += class.slots();
+        self.analysed += class.size();
         if let Some(store) = &self.store {
             // Only a cache: a file that cannot be written is built again next time.
             let _ = store.save(class, &table);
@@ -192,7 +195,7 @@ impl EndgameDb {
     #[must_use]
     pub fn covers(&self, pos: &Position) -> bool {
         Pieces::of(pos).is_some_and(|p| {
-            self.classes.contains_key(&p.material())
+            self.classes.contains_key(&p.material().canonical())
                 || self.reach.as_ref().is_some_and(|r| r.raw(p).is_some())
         })
     }
@@ -259,6 +262,9 @@ impl EndgameDb {
                 .sum(),
         );
         for class in classes {
+            if self.classes.contains_key(&class.canonical()) {
+                continue;
+            }
             if pace.hopeless(&guard) {
                 return Err(BuildError::Cancelled);
             }
@@ -331,7 +337,10 @@ impl EndgameDb {
         if own == 0 {
             return Some(1);
         }
-        match self.classes.get(&m) {
+        if !index::placeable(p) {
+            return None;
+        }
+        match self.classes.get(&m.canonical()) {
             Some(t) => Some(t.get(p.index())),
             None => self.reach.as_ref()?.raw(p),
         }

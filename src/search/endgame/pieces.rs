@@ -6,7 +6,7 @@ use crate::rules::piece::Color;
 use crate::rules::position::Position;
 
 use super::cells::{
-    cells, rank, BINOM, BLACK_CROWN, BLACK_FORWARD, CELL_OF, NEXT, NONE, RED_CROWN, RED_FORWARD,
+    cells, BINOM, BLACK_CROWN, BLACK_FORWARD, CELL_OF, NEXT, NONE, RED_CROWN, RED_FORWARD,
 };
 
 /// A material class: how many red kings, red men, black kings and black men.
@@ -29,13 +29,40 @@ impl Material {
         ]
     }
 
-    /// The weight of each group's rank in the index (before the side to move's bit).
-    pub(super) fn weights(self) -> [usize; 4] {
-        let n = self.groups().map(|k| BINOM[32][k] as usize);
-        [n[1] * n[2] * n[3], n[2] * n[3], n[3], 1]
+    /// The class with the colours exchanged (the board turned half a turn): its positions
+    /// have the values of this one's (see `index`).
+    pub(super) fn mirrored(self) -> Material {
+        Material {
+            red_kings: self.black_kings,
+            red_men: self.black_men,
+            black_kings: self.red_kings,
+            black_men: self.red_men,
+        }
     }
 
-    /// Index slots of the class (both sides to move).
+    /// Whether this class is the one of its mirrored pair that has a table: red's side is at
+    /// least black's (kings, then men), which holds for both when they are alike.
+    pub(super) fn is_canonical(self) -> bool {
+        (self.red_kings, self.red_men) >= (self.black_kings, self.black_men)
+    }
+
+    /// The class of the mirrored pair that has a table.
+    pub(super) fn canonical(self) -> Material {
+        if self.is_canonical() {
+            self
+        } else {
+            self.mirrored()
+        }
+    }
+
+    /// Positions of the class (both sides to move) in its tight index (see `index`): the
+    /// length of its table.
+    pub(super) fn size(self) -> usize {
+        super::index::placements(self) * 2
+    }
+
+    /// Index slots of the class (both sides to move) in the plain index, each group ranked over
+    /// all 32 cells: the measure of a build's cost that the solver's budgets are set in.
     pub(super) fn slots(self) -> usize {
         self.groups()
             .iter()
@@ -180,13 +207,12 @@ impl Pieces {
         }
     }
 
-    /// Index within its class: the four groups' ranks in mixed radix, then the side to move.
+    /// Index in the table of its canonical class (see `index`): the placement of the pieces
+    /// in the tight index, then the side to move. The position must be placeable (men off
+    /// their crowning rows, one piece a cell), as every position of a game is.
     pub(super) fn index(self) -> usize {
-        let weights = self.material().weights();
-        let digits: usize = (0..4)
-            .map(|g| rank(self.groups[g]) as usize * weights[g])
-            .sum();
-        (digits << 1) | usize::from(self.side == Color::Black)
+        let p = self.canonical();
+        (super::index::digits(p) << 1) | usize::from(p.side == Color::Black)
     }
 
     /// The position after the side to move's piece on `from` ends a move on `to` (crowned when

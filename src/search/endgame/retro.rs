@@ -19,6 +19,7 @@ use crate::rules::piece::Color;
 
 use super::build::{at, merge, Guard, Outcome};
 use super::cells::{cells, combinations, rank, BLACK_FORWARD, NEXT, NONE, RED_FORWARD};
+use super::index::{self, Decoder};
 use super::pieces::{captures, has_jump, steps, Material, Pieces};
 use super::table::Table;
 use super::{BuildError, EndgameDb, MAX_GROUP};
@@ -60,11 +61,26 @@ pub(super) struct Layout {
     halved: bool,
     radix: [usize; 4],
     weights: [usize; 4],
+    /// A whole class in the tight index (see `index`): the lists above are not used.
+    tight: Option<Decoder>,
 }
 
 impl Layout {
-    /// Every position of `class`.
+    /// Every position of `class`, a canonical class (see `index`), in the tight index: its
+    /// database's layout.
     pub(super) fn whole(class: Material) -> Layout {
+        debug_assert!(class.is_canonical());
+        Layout {
+            tight: Some(Decoder::new(class)),
+            ..Layout::from_lists([vec![0], vec![0], vec![0], vec![0]], [false; 4])
+        }
+    }
+
+    /// Every position of `class` with each group ranked over all 32 cells (overlapping groups
+    /// and men on their crowning row included): the index the databases had before the tight
+    /// one, kept to check the tight one against.
+    #[cfg(test)]
+    pub(super) fn plain(class: Material) -> Layout {
         Layout::from_lists(class.groups().map(|n| combinations(32, n)), [true; 4])
     }
 
@@ -113,12 +129,17 @@ impl Layout {
             halved: false,
             radix,
             weights,
+            tight: None,
         }
     }
 
     /// Index slots (both sides to move, or red's only when halved).
     pub(super) fn slots(&self) -> usize {
-        self.radix.iter().product::<usize>() << self.side_bits()
+        let placements = match &self.tight {
+            Some(t) => t.placements(),
+            None => self.radix.iter().product::<usize>(),
+        };
+        placements << self.side_bits()
     }
 
     /// Bits of the index for the side to move: none when halved.
@@ -148,6 +169,12 @@ impl Layout {
             }
             _ => p,
         };
+        if let Some(t) = &self.tight {
+            debug_assert_eq!(p.material(), t.class());
+            return Some(
+                (index::digits(p) << self.side_bits()) | usize::from(p.side == Color::Black),
+            );
+        }
         let mut digits = 0;
         for g in 0..4 {
             digits += self.rank(g, p.groups[g])? * self.weights[g];
@@ -167,6 +194,10 @@ impl Layout {
     /// The position at index `i` and its four digits.
     fn decode_digits(&self, i: usize) -> (Pieces, [usize; 4]) {
         let side = self.side(i);
+        if let Some(t) = &self.tight {
+            let [a, b, c] = index::split(t.class(), i >> self.side_bits());
+            return (t.decode(i >> self.side_bits(), side), [a, b, c, 0]);
+        }
         let mut rest = i >> self.side_bits();
         let mut groups = [0u32; 4];
         let mut digits = [0usize; 4];
@@ -187,6 +218,18 @@ impl Layout {
             }
             p.side = Color::Red;
         }
+        if let Some(t) = &self.tight {
+            let radix = t.radix();
+            for level in (0..3).rev() {
+                digits[level] += 1;
+                if digits[level] < radix[level] || level == 0 {
+                    t.set(&mut p.groups, [digits[0], digits[1], digits[2]], level);
+                    return;
+                }
+                digits[level] = 0;
+            }
+            return;
+        }
         for g in (0..4).rev() {
             digits[g] += 1;
             if digits[g] < self.radix[g] {
@@ -201,6 +244,9 @@ impl Layout {
     /// The position at index `i`.
     pub(super) fn decode(&self, i: usize) -> Pieces {
         let side = self.side(i);
+        if let Some(t) = &self.tight {
+            return t.decode(i >> self.side_bits(), side);
+        }
         let mut rest = i >> self.side_bits();
         let mut groups = [0u32; 4];
         for g in (0..4).rev() {
@@ -391,8 +437,10 @@ impl<'a> Sources<'a> {
             }
         }
         // A class held in full answers before an analysed one, as `EndgameDb::raw` does.
+        // Whole classes are kept canonical, and answer for their mirrored class too.
         for (class, table) in &db.classes {
             by_material[material_code(class.groups())] = Some((None, table));
+            by_material[material_code(class.mirrored().groups())] = Some((None, table));
         }
         Sources { by_material }
     }
@@ -408,6 +456,11 @@ impl<'a> Sources<'a> {
         };
         if own == 0 {
             return 1;
+        }
+        if !index::placeable(p) {
+            // Only from an unused slot of a plain index (a man on its crowning row), whose
+            // value is never read.
+            return 0;
         }
         let found = self
             .by_material
@@ -560,17 +613,19 @@ fn predecessors(layout: &Layout, k: Pieces, found: &mut impl FnMut(usize)) {
     // Only the moving group's rank differs between the predecessors: the rest of the index is
     // computed once.
     let mut ranks = [0usize; 4];
-    for (g, r) in ranks.iter_mut().enumerate() {
-        match layout.rank(g, k.groups[g]) {
-            Some(x) => *r = x,
-            None => return,
+    if layout.tight.is_none() {
+        for (g, r) in ranks.iter_mut().enumerate() {
+            match layout.rank(g, k.groups[g]) {
+                Some(x) => *r = x,
+                None => return,
+            }
         }
     }
     let all: usize = (0..4).map(|g| ranks[g] * layout.weights[g]).sum();
     let side_bit = usize::from(before.side == Color::Black);
     let mut visit = |group: usize, to: u32, from: u8| {
         let moved = (k.groups[group] & !(1 << to)) | (1 << from);
-        if layout.halved {
+        if layout.halved || layout.tight.is_some() {
             // Black's turn: its slot is red's with the colours exchanged.
             let mut groups = k.groups;
             groups[group] = moved;
@@ -609,6 +664,39 @@ fn predecessors(layout: &Layout, k: Pieces, found: &mut impl FnMut(usize)) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The tight index holds exactly the values the plain one (every group over all 32 cells,
+    /// the index before it) computes, for every class of up to four pieces and its mirrored
+    /// class, position by position.
+    #[test]
+    fn the_tight_index_agrees_with_the_plain_one() {
+        let mut db = EndgameDb::default();
+        let guard = Guard::until(None);
+        let classes = Material::all_up_to(4, MAX_GROUP);
+        for &class in classes.iter().filter(|c| c.is_canonical()) {
+            let table = db.build(class, &guard).expect("built");
+            db.classes.insert(class, table);
+        }
+        let mut compared = 0;
+        let mut decided = 0;
+        for &class in &classes {
+            let plain = Layout::plain(class);
+            let values = db.analyse(class, &plain, &guard).expect("analysed");
+            for (i, &value) in values.iter().enumerate() {
+                let p = plain.decode(i);
+                if !index::placeable(p) {
+                    continue;
+                }
+                assert_eq!(db.raw(p), Some(u16::from(value)), "{class} {p:?}");
+                compared += 1;
+                decided += usize::from(value != 0);
+            }
+        }
+        assert!(
+            compared > 1_000_000 && decided > 500_000,
+            "{compared} {decided}"
+        );
+    }
 
     /// A halved class holds the same values as the whole one, for both sides to move: two
     /// kings against two (each position of black's turn read as red's with the colours

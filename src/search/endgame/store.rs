@@ -116,7 +116,8 @@ impl Store {
     /// Whether `class` has a file of the right size (a cheap check before deciding what to build;
     /// [`load`](Self::load) still verifies it).
     pub(super) fn present(&self, class: Material) -> bool {
-        self.present_of(class, Extent::Whole, class.slots())
+        let class = class.canonical();
+        self.present_of(class, Extent::Whole, class.size())
     }
 
     /// Whether `class` over `extent` has a file of the right size for `slots` positions.
@@ -155,7 +156,8 @@ impl Store {
     /// [`StoreError::Damaged`] when the file is not a whole database of `class` with the right
     /// checksum, [`StoreError::Io`] when it cannot be read.
     pub(super) fn load(&self, class: Material) -> Result<Option<Table>, StoreError> {
-        self.load_of(class, Extent::Whole, class.slots())
+        let class = class.canonical();
+        self.load_of(class, Extent::Whole, class.size())
     }
 
     /// The table of `class` over `extent`, of `slots` positions; `Ok(None)` when it has no
@@ -351,6 +353,9 @@ impl EndgameDb {
         };
         let guard = Guard::until(None);
         for class in Material::all_up_to(pieces, MAX_GROUP) {
+            if !class.is_canonical() {
+                continue;
+            }
             let mut damaged = None;
             // Every file is verified, also of a class already held.
             let kept = match store.load(class) {
@@ -377,7 +382,7 @@ impl EndgameDb {
             let file_bytes = fs::metadata(store.path(class)).map_or(0, |m| m.len());
             report(&ClassReport {
                 class: class.to_string(),
-                positions: class.slots(),
+                positions: class.size(),
                 file_bytes,
                 built,
                 damaged,
@@ -400,6 +405,9 @@ mod tests {
         let mut db = EndgameDb::default();
         let guard = Guard::until(None);
         for class in Material::all_up_to(pieces, MAX_GROUP) {
+            if !class.is_canonical() {
+                continue;
+            }
             let table = db.build(class, &guard).expect("smaller classes first");
             db.classes.insert(class, table);
         }
@@ -418,13 +426,21 @@ mod tests {
     fn files_hold_exactly_what_a_fresh_build_computes() {
         let dir = tempfile::tempdir().expect("temporary directory");
         let reports = stored(dir.path(), 3);
-        assert_eq!(reports.len(), 16, "2- and 3-piece classes");
+        assert_eq!(
+            reports.len(),
+            9,
+            "2- and 3-piece classes, one of each mirrored pair"
+        );
         assert!(reports.iter().all(|r| r.built && r.damaged.is_none()));
         let fresh = fresh(3);
         let store = Store::new(dir.path());
         for class in Material::all_up_to(3, MAX_GROUP) {
             let loaded = store.load(class).expect("undamaged").expect("written");
-            assert_eq!(Some(&loaded), fresh.classes.get(&class), "{class}");
+            assert_eq!(
+                Some(&loaded),
+                fresh.classes.get(&class.canonical()),
+                "{class}"
+            );
             assert_eq!(loaded.width(), 1, "{class}: a byte per position");
         }
         // A second run reads them all and builds nothing.
@@ -446,23 +462,26 @@ mod tests {
         let dir = tempfile::tempdir().expect("temporary directory");
         stored(dir.path(), 3);
         let store = Store::new(dir.path());
-        let classes = Material::all_up_to(3, MAX_GROUP);
+        let classes: Vec<Material> = Material::all_up_to(3, MAX_GROUP)
+            .into_iter()
+            .filter(|c| c.is_canonical())
+            .collect();
         let good: Vec<Vec<u8>> = classes
             .iter()
             .map(|&c| fs::read(store.path(c)).expect("written"))
             .collect();
         let (flipped, truncated, versioned, swapped) =
-            (classes[0], classes[5], classes[9], classes[12]);
+            (classes[0], classes[3], classes[5], classes[7]);
         let mut bytes = good[0].clone();
         let last = bytes.len() - 1;
         bytes[last] ^= 0x01;
         fs::write(store.path(flipped), &bytes).expect("written");
-        fs::write(store.path(truncated), &good[5][..good[5].len() - 100]).expect("written");
-        let mut bytes = good[9].clone();
+        fs::write(store.path(truncated), &good[3][..good[3].len() - 100]).expect("written");
+        let mut bytes = good[5].clone();
         bytes[8] = 99;
         fs::write(store.path(versioned), &bytes).expect("written");
         // A whole file of another class under this class's name.
-        fs::write(store.path(swapped), &good[13]).expect("written");
+        fs::write(store.path(swapped), &good[8]).expect("written");
         for class in [flipped, truncated, versioned, swapped] {
             assert!(
                 matches!(store.load(class), Err(StoreError::Damaged { .. })),
@@ -514,7 +533,7 @@ mod tests {
         };
         assert!(truth.is_some_and(|s| s.is_win()));
         // Made up: every position drawn, with a valid checksum.
-        let fake = Table::Bytes(vec![0; class.slots()]);
+        let fake = Table::Bytes(vec![0; class.size()]);
         store.save(class, &fake).expect("written");
         let mut db = EndgameDb::with_store(store.clone());
         assert!(db.prepare_for(&pos));

@@ -170,7 +170,10 @@ impl EndgameDb {
         if let Some(missing) = class
             .reachable()
             .into_iter()
-            .find(|c| *c != class && !self.classes.contains_key(&c.canonical()))
+            .filter(|c| {
+                c.reds() + c.blacks() < class.reds() + class.blacks() || c.men() + 1 == class.men()
+            })
+            .find(|c| !self.classes.contains_key(&c.canonical()))
         {
             return Err(BuildError::MissingClass(missing.to_string()));
         }

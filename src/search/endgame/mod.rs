@@ -19,8 +19,10 @@
 
 mod build;
 mod cells;
+mod file;
 mod index;
 mod pieces;
+mod probe;
 mod reach;
 mod retro;
 pub mod store;
@@ -37,6 +39,7 @@ use crate::rules::position::Position;
 use super::score::Score;
 use build::{Guard, Pace};
 use pieces::{Material, Pieces};
+use probe::Probe;
 use reach::Reach;
 pub use reach::{REACH_BYTES, REACH_PIECES};
 use store::Store;
@@ -69,6 +72,10 @@ pub const MAX_POSITIONS: usize = 45_000_000;
 /// Most pieces of one side the index supports (all of them may become kings).
 const MAX_GROUP: usize = 5;
 
+/// Most pieces of a position whose class is read from the store's files a block at a time
+/// (the classes `checkers egdb build --pieces 6` writes).
+pub const PROBE_PIECES: usize = 6;
+
 /// Exact values of positions of a few pieces, class by class.
 #[derive(Debug, Default)]
 pub struct EndgameDb {
@@ -81,6 +88,8 @@ pub struct EndgameDb {
     reach: Option<Reach>,
     /// Index slots built or analysed by this value (not read from the store).
     analysed: usize,
+    /// The store's files opened for look-ups of one block at a time.
+    probe: Probe,
 }
 
 impl EndgameDb {
@@ -102,8 +111,24 @@ impl EndgameDb {
 
     /// The first database file found damaged and not trusted, with why.
     #[must_use]
-    pub fn damaged_file(&self) -> Option<&str> {
-        self.damaged.as_deref()
+    pub fn damaged_file(&self) -> Option<String> {
+        self.damaged.clone().or_else(|| self.probe.damaged())
+    }
+
+    /// Whether the store has the file of the class of `p`, which has at most [`PROBE_PIECES`]:
+    /// its values are then read from the file, a block at a time, when asked.
+    fn stored(&self, p: Pieces) -> bool {
+        p.occupied().count_ones() as usize <= PROBE_PIECES
+            && self
+                .store
+                .as_ref()
+                .is_some_and(|s| self.probe.has(s, p.material().canonical()))
+    }
+
+    /// Blocks read from database files by look-ups so far (each decoded once while cached).
+    #[must_use]
+    pub fn blocks_read(&self) -> u64 {
+        self.probe.reads()
     }
 
     /// Whether `class` is held or can be read from the store.
@@ -196,6 +221,7 @@ impl EndgameDb {
     pub fn covers(&self, pos: &Position) -> bool {
         Pieces::of(pos).is_some_and(|p| {
             self.classes.contains_key(&p.material().canonical())
+                || self.stored(p)
                 || self.reach.as_ref().is_some_and(|r| r.raw(p).is_some())
         })
     }
@@ -314,7 +340,7 @@ impl EndgameDb {
     pub fn score(&self, pos: &Position, ply: usize) -> Option<Score> {
         // The search asks at every node once a database exists: most positions have too many
         // pieces, which one count tells before the pieces are converted.
-        if (self.classes.is_empty() && self.reach.is_none())
+        if (self.classes.is_empty() && self.reach.is_none() && self.store.is_none())
             || pos.occupied().count() as usize > 2 * MAX_GROUP
         {
             return None;
@@ -340,10 +366,16 @@ impl EndgameDb {
         if !index::placeable(p) {
             return None;
         }
-        match self.classes.get(&m.canonical()) {
-            Some(t) => Some(t.get(p.index())),
-            None => self.reach.as_ref()?.raw(p),
+        if let Some(t) = self.classes.get(&m.canonical()) {
+            return Some(t.get(p.index()));
         }
+        if let Some(v) = self.reach.as_ref().and_then(|r| r.raw(p)) {
+            return Some(v);
+        }
+        if p.occupied().count_ones() as usize > PROBE_PIECES {
+            return None;
+        }
+        self.probe.raw(self.store.as_ref()?, p)
     }
 }
 

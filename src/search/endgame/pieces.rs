@@ -79,6 +79,11 @@ impl Material {
         usize::from(self.black_kings + self.black_men)
     }
 
+    /// Men of both sides.
+    pub(super) fn men(self) -> usize {
+        usize::from(self.red_men + self.black_men)
+    }
+
     /// Every class a game from this one can reach, itself included: captures remove pieces,
     /// crownings turn men into kings, nothing else changes the material. Each side keeps at least
     /// one piece (a side with none has lost; no table is needed for that). Sorted so that every

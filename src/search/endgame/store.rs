@@ -24,13 +24,8 @@ use super::pieces::Material;
 use super::table::Table;
 use super::{EndgameDb, MAX_GROUP};
 
-/// First bytes of every database file.
-pub const MAGIC: [u8; 8] = *b"CKEGDB\r\n";
-/// Version of the file format (and of the values' meaning); files of another version are
-/// rebuilt.
-pub const VERSION: u32 = 1;
-/// Bytes before the values.
-const HEADER: usize = 32;
+use super::file::{self as format, ClassFile};
+pub use super::file::{MAGIC, VERSION};
 
 /// Which positions of a class a file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -122,10 +117,25 @@ impl Store {
 
     /// Whether `class` over `extent` has a file of the right size for `slots` positions.
     pub(super) fn present_of(&self, class: Material, extent: Extent, slots: usize) -> bool {
-        fs::metadata(self.path_of(class, extent)).is_ok_and(|m| {
-            let slots = slots as u64;
-            m.len() == (HEADER as u64 + slots) || m.len() == (HEADER as u64 + 2 * slots)
-        })
+        let mut head = [0u8; format::HEADER];
+        File::open(self.path_of(class, extent))
+            .and_then(|mut f| f.read_exact(&mut head))
+            .is_ok_and(|()| format::header(class, slots, &head).is_ok())
+    }
+
+    /// The file of `class` (canonical) opened for look-ups of one block at a time, its header
+    /// and block index checked; `Ok(None)` when it has no file.
+    ///
+    /// # Errors
+    /// As [`load`](Self::load).
+    pub(super) fn open(&self, class: Material) -> Result<Option<ClassFile>, StoreError> {
+        let path = self.path(class);
+        match ClassFile::open(&path, class, &key_bytes(Extent::Whole), class.size()) {
+            Ok(Ok(file)) => Ok(Some(file)),
+            Ok(Err(reason)) => Err(StoreError::Damaged { path, reason }),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(source) => Err(StoreError::Io { path, source }),
+        }
     }
 
     /// The men placements that files of reachable positions were analysed from, sorted (from
@@ -178,7 +188,7 @@ impl Store {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(source) => return Err(StoreError::Io { path, source }),
         }
-        decode(class, extent, slots, &bytes)
+        format::decode(class, &key_bytes(extent), slots, &bytes)
             .map(Some)
             .map_err(|reason| StoreError::Damaged { path, reason })
     }
@@ -220,7 +230,7 @@ impl Store {
             WRITES.fetch_add(1, Ordering::Relaxed)
         ));
         let written = File::create(&temp).and_then(|mut f| {
-            f.write_all(&encode(class, extent, table))?;
+            f.write_all(&format::encode(class, &key_bytes(extent), table))?;
             f.sync_all()
         });
         if let Err(source) = written.and_then(|()| fs::rename(&temp, &path)) {
@@ -231,19 +241,8 @@ impl Store {
     }
 }
 
-/// The header's bytes before the checksum.
-fn header(class: Material, width: usize, slots: usize) -> Vec<u8> {
-    let mut h = Vec::with_capacity(HEADER);
-    h.extend_from_slice(&MAGIC);
-    h.extend_from_slice(&VERSION.to_le_bytes());
-    h.extend(class.groups().map(|g| g as u8));
-    h.extend_from_slice(&(width as u32).to_le_bytes());
-    h.extend_from_slice(&(slots as u64).to_le_bytes());
-    h
-}
-
-/// What the checksum covers besides the header and the values: the men placements of a file of
-/// reachable positions, so that a file renamed to another puzzle's is not trusted.
+/// What the checksum covers besides the header and the block index: the men placements of a
+/// file of reachable positions, so that a file renamed to another puzzle's is not trusted.
 fn key_bytes(extent: Extent) -> Vec<u8> {
     match extent {
         Extent::Whole => Vec::new(),
@@ -252,76 +251,8 @@ fn key_bytes(extent: Extent) -> Vec<u8> {
     }
 }
 
-/// The whole file of `class` over `extent`.
-fn encode(class: Material, extent: Extent, table: &Table) -> Vec<u8> {
-    let mut out = header(class, table.width(), table.len());
-    out.reserve(4 + table.bytes());
-    let start = out.len() + 4;
-    out.extend_from_slice(&[0; 4]);
-    match table {
-        Table::Bytes(b) => out.extend_from_slice(b),
-        Table::Words(w) => out.extend(w.iter().flat_map(|v| v.to_le_bytes())),
-    }
-    let mut crc = crc32fast::Hasher::new();
-    crc.update(&out[..start - 4]);
-    crc.update(&key_bytes(extent));
-    crc.update(&out[start..]);
-    out[start - 4..start].copy_from_slice(&crc.finalize().to_le_bytes());
-    out
-}
-
-/// The table in the file `bytes` of `class` over `extent`, of `expected` positions, or what is
-/// wrong with it.
-fn decode(class: Material, extent: Extent, expected: usize, bytes: &[u8]) -> Result<Table, String> {
-    if bytes.len() < HEADER {
-        return Err(format!("{} bytes, shorter than the header", bytes.len()));
-    }
-    let (head, values) = bytes.split_at(HEADER);
-    if head[..8] != MAGIC {
-        return Err("not a database file".to_string());
-    }
-    let word = |at: usize| u32::from_le_bytes([head[at], head[at + 1], head[at + 2], head[at + 3]]);
-    if word(8) != VERSION {
-        return Err(format!("format version {}, expected {VERSION}", word(8)));
-    }
-    if head[12..16] != class.groups().map(|g| g as u8) {
-        return Err(format!("not the database of {class}"));
-    }
-    let width = word(16) as usize;
-    let mut slots = [0u8; 8];
-    slots.copy_from_slice(&head[20..28]);
-    let slots = u64::from_le_bytes(slots);
-    if !(1..=2).contains(&width) || slots != expected as u64 {
-        return Err(format!("{slots} positions of {width} bytes"));
-    }
-    if values.len() as u64 != slots * width as u64 {
-        return Err(format!(
-            "{} bytes of values, expected {}",
-            values.len(),
-            slots * width as u64
-        ));
-    }
-    let mut crc = crc32fast::Hasher::new();
-    crc.update(&head[..28]);
-    crc.update(&key_bytes(extent));
-    crc.update(values);
-    if crc.finalize() != word(28) {
-        return Err("checksum mismatch".to_string());
-    }
-    Ok(if width == 1 {
-        Table::Bytes(values.to_vec())
-    } else {
-        Table::Words(
-            values
-                .chunks_exact(2)
-                .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                .collect(),
-        )
-    })
-}
-
 /// What `checkers egdb build` did with one class.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ClassReport {
     /// The class, as in `2K1M v 1K`.
     pub class: String,
@@ -333,12 +264,101 @@ pub struct ClassReport {
     pub built: bool,
     /// Why its old file was not trusted, when it was damaged.
     pub damaged: Option<String>,
+    /// Seconds its build took (0 when it was not built).
+    pub seconds: f64,
+}
+
+/// What a build of every class up to some number of pieces involves, before it starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildPlan {
+    /// Every class (one of each mirrored pair), in the order they are built: each after the
+    /// classes its captures and crownings lead to.
+    pub classes: Vec<String>,
+    /// Positions of all the classes.
+    pub positions: usize,
+    /// Positions of the classes whose file is missing (or has a wrong header).
+    pub to_build: usize,
+    /// Estimated peak memory of the build, in bytes.
+    pub peak_bytes: usize,
+}
+
+/// Bytes per position of the class being built, at the peak: its value, its count of moves and
+/// its crowning byte (see `retro`), the lists of positions by distance (four bytes for about
+/// half of them at once), and its compressed copy while it is written.
+const BUILD_BYTES_PER_POSITION: usize = 6;
+
+/// The classes a build of `class` reads: every class of fewer pieces it leads to (captures),
+/// and those of as many pieces with one more king (crownings), canonical.
+fn sources(class: Material) -> Vec<Material> {
+    let pieces = class.reds() + class.blacks();
+    let mut out: Vec<Material> = class
+        .reachable()
+        .into_iter()
+        .filter(|c| *c != class)
+        .filter(|c| c.reds() + c.blacks() < pieces || c.men() + 1 == class.men())
+        .map(Material::canonical)
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The classes of a build up to `pieces` pieces, canonical, in build order.
+fn build_order(pieces: usize) -> Vec<Material> {
+    Material::all_up_to(pieces, MAX_GROUP)
+        .into_iter()
+        .filter(|c| c.is_canonical())
+        .collect()
 }
 
 impl EndgameDb {
-    /// Makes the store hold every class of at most `pieces` pieces (at most
-    /// five a side): classes with an undamaged file are read (the larger classes need them),
-    /// the others built and written. `report` hears of each class when it is done.
+    /// What [`build_store`](Self::build_store) of `pieces` would do.
+    #[must_use]
+    pub fn build_plan(&self, pieces: usize) -> BuildPlan {
+        let order = build_order(pieces);
+        let present = |c: Material| self.store.as_ref().is_some_and(|s| s.present(c));
+        let top = order
+            .iter()
+            .map(|c| c.reds() + c.blacks())
+            .max()
+            .unwrap_or(0);
+        // Every class below the top layer is held while the top layer is built.
+        let below: usize = order
+            .iter()
+            .filter(|c| c.reds() + c.blacks() < top)
+            .map(|c| c.size())
+            .sum();
+        let peak = order
+            .iter()
+            .map(|&c| {
+                let crowned: usize = sources(c)
+                    .iter()
+                    .filter(|s| s.reds() + s.blacks() == top)
+                    .map(|s| s.size())
+                    .sum();
+                c.size() * BUILD_BYTES_PER_POSITION + crowned
+            })
+            .max()
+            .unwrap_or(0);
+        BuildPlan {
+            classes: order.iter().map(ToString::to_string).collect(),
+            positions: order.iter().map(|c| c.size()).sum(),
+            to_build: order
+                .iter()
+                .filter(|&&c| !present(c))
+                .map(|c| c.size())
+                .sum(),
+            peak_bytes: below + peak,
+        }
+    }
+
+    /// Makes the store hold every class of at most `pieces` pieces (at most five a side), one
+    /// of each mirrored pair: classes whose file has a good header are kept (read when a larger
+    /// class needs them, every block's checksum then checked), the others built and written,
+    /// each to a temporary file renamed when whole, so that a build stopped at any point goes
+    /// on from the classes it finished. A class of the top layer is held only while the
+    /// classes built next need it. `started` hears of each class before it is built (its name
+    /// and positions), `report` of each class when it is done.
     ///
     /// # Errors
     /// [`StoreError::Io`] when a file cannot be read or written, and
@@ -346,46 +366,79 @@ impl EndgameDb {
     pub fn build_store(
         &mut self,
         pieces: usize,
+        started: &mut impl FnMut(&str, usize),
         report: &mut impl FnMut(&ClassReport),
     ) -> Result<(), StoreError> {
         let Some(store) = self.store.clone() else {
             return Ok(());
         };
         let guard = Guard::until(None);
-        for class in Material::all_up_to(pieces, MAX_GROUP) {
-            if !class.is_canonical() {
-                continue;
-            }
+        let order = build_order(pieces);
+        let top = order
+            .iter()
+            .map(|c| c.reds() + c.blacks())
+            .max()
+            .unwrap_or(0);
+        for (i, &class) in order.iter().enumerate() {
+            let size = class.reds() + class.blacks();
+            let needed_later = |c: &Material| {
+                order[i..].iter().any(|later| {
+                    later.reds() + later.blacks() > size || sources(*later).contains(c)
+                })
+            };
+            // Classes of the top layer no later class reads are dropped.
+            self.classes
+                .retain(|c, _| c.reds() + c.blacks() < top || needed_later(c));
             let mut damaged = None;
-            // Every file is verified, also of a class already held.
-            let kept = match store.load(class) {
-                Ok(kept) => kept,
-                Err(e @ StoreError::Damaged { .. }) => {
-                    damaged = Some(e.to_string());
-                    None
-                }
-                Err(e) => return Err(e),
-            };
-            let built = kept.is_none();
-            let table = match kept {
-                Some(table) => table,
-                None => {
-                    let table = self.build(class, &guard).map_err(|e| StoreError::Damaged {
-                        path: store.path(class),
-                        reason: e.to_string(),
-                    })?;
-                    store.save(class, &table)?;
-                    table
+            let kept = if store.present(class) && size == top && !needed_later(&class) {
+                // Nothing reads it: its header was checked, `egdb verify` checks its blocks.
+                true
+            } else {
+                match store.load(class) {
+                    Ok(Some(table)) => {
+                        self.classes.insert(class, table);
+                        true
+                    }
+                    Ok(None) => false,
+                    Err(e @ StoreError::Damaged { .. }) => {
+                        damaged = Some(e.to_string());
+                        false
+                    }
+                    Err(e) => return Err(e),
                 }
             };
-            self.classes.insert(class, table);
+            let began = std::time::Instant::now();
+            if !kept {
+                for source in sources(class) {
+                    if let std::collections::hash_map::Entry::Vacant(e) = self.classes.entry(source)
+                    {
+                        if let Some(table) = store.load(source)? {
+                            e.insert(table);
+                        }
+                    }
+                }
+                started(&class.to_string(), class.size());
+                let table = self.build(class, &guard).map_err(|e| StoreError::Damaged {
+                    path: store.path(class),
+                    reason: e.to_string(),
+                })?;
+                store.save(class, &table)?;
+                if size < top || needed_later(&class) {
+                    self.classes.insert(class, table);
+                }
+            }
             let file_bytes = fs::metadata(store.path(class)).map_or(0, |m| m.len());
             report(&ClassReport {
                 class: class.to_string(),
                 positions: class.size(),
                 file_bytes,
-                built,
+                built: !kept,
                 damaged,
+                seconds: if kept {
+                    0.0
+                } else {
+                    began.elapsed().as_secs_f64()
+                },
             });
         }
         Ok(())
@@ -417,7 +470,7 @@ mod tests {
     fn stored(dir: &Path, pieces: usize) -> Vec<ClassReport> {
         let mut db = EndgameDb::with_store(Store::new(dir));
         let mut reports = Vec::new();
-        db.build_store(pieces, &mut |r| reports.push(r.clone()))
+        db.build_store(pieces, &mut |_, _| {}, &mut |r| reports.push(r.clone()))
             .expect("writable");
         reports
     }
@@ -540,11 +593,135 @@ mod tests {
         assert_eq!(db.score(&pos, 0), Some(crate::search::Score::ZERO));
         // Damaged: one byte flipped, so rebuilt in memory with the true values.
         let mut bytes = fs::read(store.path(class)).expect("written");
-        bytes[HEADER + 7] ^= 0x40;
+        let last = bytes.len() - 3;
+        bytes[last] ^= 0x40;
         fs::write(store.path(class), &bytes).expect("written");
         let mut db = EndgameDb::with_store(store);
         assert!(db.prepare_for(&pos));
         assert_eq!(db.score(&pos, 0), truth);
         assert!(db.damaged_file().is_some_and(|d| d.contains("checksum")));
+    }
+
+    /// Every position of the classes of up to four pieces read a block at a time from the
+    /// files (through the solver's look-up) has the value a fresh build holds, with fewer
+    /// blocks read than look-ups (the cache), and a damaged block is reported, not read.
+    #[test]
+    fn look_ups_read_single_blocks_and_distrust_damage() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        stored(dir.path(), 4);
+        let fresh = fresh(4);
+        let db = EndgameDb::with_store(Store::new(dir.path()));
+        let mut looked = 0u64;
+        for (&class, table) in &fresh.classes {
+            let layout = super::super::retro::Layout::whole(class);
+            for i in (0..table.len()).step_by(7) {
+                let p = layout.decode(i);
+                assert_eq!(db.raw(p), Some(table.get(i)), "{class} {i}");
+                assert_eq!(
+                    db.raw(p.mirrored()),
+                    Some(table.get(i)),
+                    "{class} {i} mirrored"
+                );
+                looked += 2;
+            }
+        }
+        assert!(db.blocks_read() > 0 && db.blocks_read() * 100 < looked);
+        assert!(db.damaged_file().is_none());
+        // One byte of the last block flipped: its look-ups answer nothing, and say why.
+        let class = *fresh
+            .classes
+            .keys()
+            .max_by_key(|c| c.size())
+            .expect("a class");
+        let store = Store::new(dir.path());
+        let mut bytes = fs::read(store.path(class)).expect("written");
+        let last = bytes.len() - 5;
+        bytes[last] ^= 0x10;
+        fs::write(store.path(class), &bytes).expect("written");
+        let db = EndgameDb::with_store(Store::new(dir.path()));
+        let layout = super::super::retro::Layout::whole(class);
+        let p = layout.decode(class.size() - 1);
+        assert_eq!(db.raw(p), None);
+        let why = db.damaged_file().expect("reported");
+        assert!(why.contains("checksum") && why.contains("block"), "{why}");
+        assert!(
+            why.contains(&store.path(class).display().to_string()),
+            "{why}"
+        );
+    }
+
+    /// A file of the previous format (version 1, uncompressed) is refused, naming the file and
+    /// the version, and rebuilt.
+    #[test]
+    fn older_files_are_refused_and_rebuilt() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        stored(dir.path(), 2);
+        let store = Store::new(dir.path());
+        let class = build_order(2)[0];
+        let good = fs::read(store.path(class)).expect("written");
+        let mut old = Vec::new();
+        old.extend_from_slice(&MAGIC);
+        old.extend_from_slice(&1u32.to_le_bytes());
+        old.extend_from_slice(&good[12..]);
+        fs::write(store.path(class), &old).expect("written");
+        let err = store.load(class).expect_err("refused").to_string();
+        assert!(err.contains("version 1") && err.contains(".egdb"), "{err}");
+        assert!(!store.present(class));
+        let reports = stored(dir.path(), 2);
+        assert!(
+            reports[0].built && reports[0].damaged.is_some(),
+            "{reports:?}"
+        );
+        assert_eq!(fs::read(store.path(class)).expect("rebuilt"), good);
+    }
+
+    /// A build stopped part way (classes missing, a temporary file left) goes on from the
+    /// classes it finished: those are not built again, and the result is the whole build's.
+    #[test]
+    fn a_stopped_build_goes_on_from_the_classes_it_finished() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        stored(dir.path(), 3);
+        let store = Store::new(dir.path());
+        let order = build_order(3);
+        let whole: Vec<Vec<u8>> = order
+            .iter()
+            .map(|&c| fs::read(store.path(c)).expect("written"))
+            .collect();
+        // Stopped while writing the sixth class: the last four are missing, and a temporary
+        // file of half a class is left.
+        for &c in &order[5..] {
+            fs::remove_file(store.path(c)).expect("removed");
+        }
+        fs::write(
+            dir.path().join(".stopped.tmp"),
+            &whole[6][..whole[6].len() / 2],
+        )
+        .expect("written");
+        let reports = stored(dir.path(), 3);
+        let built: Vec<bool> = reports.iter().map(|r| r.built).collect();
+        assert_eq!(
+            built,
+            [vec![false; 5], vec![true; order.len() - 5]].concat()
+        );
+        for (c, bytes) in order.iter().zip(&whole) {
+            assert_eq!(&fs::read(store.path(*c)).expect("written"), bytes, "{c}");
+        }
+    }
+
+    /// The plan of a build names every class in order and estimates its peak.
+    #[test]
+    fn a_build_plan_counts_what_is_left() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let db = EndgameDb::with_store(Store::new(dir.path()));
+        let plan = db.build_plan(3);
+        assert_eq!(plan.classes.len(), 9);
+        assert_eq!(plan.to_build, plan.positions);
+        assert!(plan.peak_bytes > plan.positions);
+        stored(dir.path(), 3);
+        assert_eq!(db.build_plan(3).to_build, 0);
+        assert_eq!(
+            db.build_plan(4).to_build,
+            db.build_plan(4).positions - plan.positions
+        );
     }
 }

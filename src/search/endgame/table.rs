@@ -34,11 +34,6 @@ impl Table {
             Table::Words(_) => 2,
         }
     }
-
-    /// Bytes held.
-    pub(super) fn bytes(&self) -> usize {
-        self.len() * self.width()
-    }
 }
 
 #[cfg(test)]
@@ -48,8 +43,8 @@ mod tests {
     #[test]
     fn small_values_take_a_byte_and_large_ones_two() {
         let t = Table::Bytes(vec![0, 1, 255]);
-        assert_eq!((t.width(), t.len(), t.get(2), t.bytes()), (1, 3, 255, 3));
+        assert_eq!((t.width(), t.len(), t.get(2)), (1, 3, 255));
         let t = Table::Words(vec![0, 256, 3]);
-        assert_eq!((t.width(), t.get(1), t.get(2), t.bytes()), (2, 256, 3, 6));
+        assert_eq!((t.width(), t.get(1), t.get(2)), (2, 256, 3));
     }
 }

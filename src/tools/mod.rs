@@ -5,6 +5,7 @@
 
 pub mod arena;
 pub mod bench;
+pub mod egdb_check;
 #[cfg(unix)]
 pub mod host;
 pub mod openings;

@@ -38,7 +38,8 @@ use crate::rules::position::Position;
 
 use super::score::Score;
 use build::{Guard, Pace};
-use pieces::{Material, Pieces};
+pub use pieces::Material;
+use pieces::Pieces;
 use probe::Probe;
 use reach::Reach;
 pub use reach::{REACH_BYTES, REACH_PIECES};
@@ -376,6 +377,81 @@ impl EndgameDb {
             return None;
         }
         self.probe.raw(self.store.as_ref()?, p)
+    }
+}
+
+/// Every class of up to `pieces` pieces (one of each mirrored pair, at most five a side), each
+/// after the classes its captures and crownings lead to: the classes `egdb build` writes.
+#[must_use]
+pub fn classes_up_to(pieces: usize) -> Vec<Material> {
+    Material::all_up_to(pieces, MAX_GROUP)
+        .into_iter()
+        .filter(|c| c.is_canonical())
+        .collect()
+}
+
+/// What [`EndgameDb::hold_class`] read of a class's file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HeldClass {
+    /// Bytes of its file.
+    pub file_bytes: u64,
+    /// Blocks whose checksum was checked.
+    pub blocks: usize,
+}
+
+impl EndgameDb {
+    /// Reads `class` (one of [`classes_up_to`]) whole from the store, every block's checksum
+    /// checked, and the classes its moves lead to, so that [`score`](Self::score) answers for
+    /// its positions and theirs from memory; the classes held before and not needed now are
+    /// dropped.
+    ///
+    /// # Errors
+    /// [`store::StoreError`] when a file is missing (naming it), damaged or unreadable.
+    pub fn hold_class(&mut self, class: Material) -> Result<HeldClass, store::StoreError> {
+        let Some(store) = self.store.clone() else {
+            return Err(store::StoreError::Damaged {
+                path: std::path::PathBuf::new(),
+                reason: "no database directory".to_string(),
+            });
+        };
+        let class = class.canonical();
+        let mut needed = store::sources(class);
+        needed.push(class);
+        self.classes.retain(|c, _| needed.contains(c));
+        for &c in &needed {
+            if let std::collections::hash_map::Entry::Vacant(e) = self.classes.entry(c) {
+                let table = store.load(c)?.ok_or_else(|| store::StoreError::Damaged {
+                    path: store.path(c),
+                    reason: "missing".to_string(),
+                })?;
+                e.insert(table);
+            }
+        }
+        let file_bytes = std::fs::metadata(store.path(class)).map_or(0, |m| m.len());
+        let width = self.classes.get(&class).map_or(1, Table::width);
+        Ok(HeldClass {
+            file_bytes,
+            blocks: (class.size() * width).div_ceil(file::BLOCK_BYTES),
+        })
+    }
+
+    /// The position at `index` of `class`'s table (`index` below
+    /// [`Material::positions`]): red to move at even indexes, black at odd ones.
+    #[must_use]
+    pub fn position_at(class: Material, index: usize) -> Option<Position> {
+        let class = class.canonical();
+        if index >= class.size() {
+            return None;
+        }
+        let p = index::Decoder::new(class).decode(
+            index >> 1,
+            if index & 1 == 0 {
+                Color::Red
+            } else {
+                Color::Black
+            },
+        );
+        p.to_position()
     }
 }
 

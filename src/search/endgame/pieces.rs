@@ -79,6 +79,12 @@ impl Material {
         usize::from(self.black_kings + self.black_men)
     }
 
+    /// Positions of the class's table (both sides to move): see `index`.
+    #[must_use]
+    pub fn positions(self) -> usize {
+        self.size()
+    }
+
     /// Men of both sides.
     pub(super) fn men(self) -> usize {
         usize::from(self.red_men + self.black_men)
@@ -237,6 +243,15 @@ impl Pieces {
             groups,
             side: self.side.opponent(),
         }
+    }
+
+    /// The position on the board's dark squares (`None` if the groups overlap).
+    pub(super) fn to_position(self) -> Option<Position> {
+        let board = |g: u32| {
+            Bitboard(cells(g).fold(0u64, |b, c| b | 1 << super::cells::SQUARE_OF[c as usize]))
+        };
+        let [rk, rm, bk, bm] = self.groups;
+        Position::new(board(rk | rm), board(bk | bm), board(rk | bk), self.side).ok()
     }
 
     /// The pieces of `pos` when they all stand on cells of one colour. Light cells map to dark

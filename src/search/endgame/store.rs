@@ -230,7 +230,7 @@ impl Store {
             WRITES.fetch_add(1, Ordering::Relaxed)
         ));
         let written = File::create(&temp).and_then(|mut f| {
-            f.write_all(&format::encode(class, &key_bytes(extent), table))?;
+            f.write_all(&format::encode(class, &key_bytes(extent), table)?)?;
             f.sync_all()
         });
         if let Err(source) = written.and_then(|()| fs::rename(&temp, &path)) {
@@ -289,7 +289,7 @@ const BUILD_BYTES_PER_POSITION: usize = 6;
 
 /// The classes a build of `class` reads: every class of fewer pieces it leads to (captures),
 /// and those of as many pieces with one more king (crownings), canonical.
-fn sources(class: Material) -> Vec<Material> {
+pub(super) fn sources(class: Material) -> Vec<Material> {
     let pieces = class.reds() + class.blacks();
     let mut out: Vec<Material> = class
         .reachable()
@@ -443,6 +443,23 @@ impl EndgameDb {
         }
         Ok(())
     }
+}
+
+/// Rewrites the file of `class` with the value at `index` changed to `value`, checksums and
+/// all: a file whose blocks are sound but whose values are wrong, for the tests of `egdb
+/// verify`.
+///
+/// # Panics
+/// When the file cannot be read or written (a test's failure).
+#[cfg(test)]
+pub(crate) fn tamper(store: &Store, class: Material, index: usize, value: u8) {
+    let Ok(Some(Table::Bytes(mut bytes))) = store.load(class) else {
+        panic!("{class}: no file of a byte per value");
+    };
+    bytes[index] = value;
+    store
+        .save(class.canonical(), &Table::Bytes(bytes))
+        .expect("written");
 }
 
 #[cfg(test)]

@@ -37,7 +37,7 @@ fn main() -> anyhow::Result<()> {
     let mut rng = Rng(num(5).unwrap_or(0x9E37_79B9_7F4A_7C15) | 1);
     let mut db = EndgameDb::default();
     let started = Instant::now();
-    db.prepare_reachable(&root, None)
+    db.analyse_reachable(&root, None)
         .map_err(|e| anyhow!("{e}"))?;
     eprintln!(
         "{} positions analysed in {:.1} s",

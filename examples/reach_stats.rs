@@ -15,7 +15,7 @@ fn main() -> anyhow::Result<()> {
     let mut db = EndgameDb::default();
     println!("slots to build: {}", db.slots_to_build(&pos));
     let started = Instant::now();
-    let done = db.prepare_reachable(&pos, None);
+    let done = db.analyse_reachable(&pos, None);
     println!(
         "analysed: {done:?} {} positions in {:.2} s; value {:?}",
         db.positions(),

@@ -177,7 +177,7 @@ fn reach(puzzles: &[PathBuf], egdb: Option<&PathBuf>, quiet: bool) -> Result<Exi
         let pos = input::read_puzzle(path, None)?;
         let before = db.analysed();
         let covered = db
-            .prepare_reachable(&pos, None)
+            .analyse_reachable(&pos, None)
             .with_context(|| format!("analysing {}", path.display()))?;
         if !covered {
             anyhow::bail!(

@@ -149,7 +149,7 @@ impl Searcher {
         // few thousand nodes, and many boards of six pieces within it), and only when that fails
         // the endgame databases (a large one takes seconds). A position they cover is then
         // played from them; otherwise the search, with a new budget, reads them where it can.
-        let escalate = self.features.endgame_db && self.endgame.could_prepare_for(pos);
+        let escalate = self.features.endgame_db && self.endgame.could_build_for(pos);
         let mut done = self.deepen(pos, &moves, max_depth);
         if escalate
             && !done.is_some_and(|t| t.proven)
@@ -316,10 +316,12 @@ impl Searcher {
         })
     }
 
-    /// Builds the quick kings-only databases of `pos` within the deadline ([`EndgameDb::prepare`]);
+    /// Builds the quick kings-only databases of `pos` within the deadline ([`EndgameDb::build_quick_kings`]);
     /// whether `pos` is covered.
     fn build_quick(&mut self, pos: &Position) -> bool {
-        let built = self.endgame.prepare_until(pos, self.build_deadline());
+        let built = self
+            .endgame
+            .build_quick_kings_until(pos, self.build_deadline());
         self.note_build(built)
     }
 
@@ -339,12 +341,14 @@ impl Searcher {
             && self.time_to_build(pos)
     }
 
-    /// Builds every database `pos` can reach within the deadline ([`EndgameDb::prepare_for`]).
+    /// Builds every database `pos` can reach within the deadline ([`EndgameDb::build_classes_for`]).
     /// When the build gives up (the deadline, or the pace it measured), later builds are held to
     /// [`build_ceiling`] of its slots.
     fn build_all(&mut self, pos: &Position) {
         let slots = self.endgame.slots_to_build(pos);
-        let built = self.endgame.prepare_for_until(pos, self.build_deadline());
+        let built = self
+            .endgame
+            .build_classes_for_until(pos, self.build_deadline());
         if built == Err(BuildError::Cancelled) {
             self.build_ceiling = Some(build_ceiling(slots));
         }

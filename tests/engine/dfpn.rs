@@ -107,7 +107,7 @@ fn dfpn_reads_the_databases_exactly() {
     for (pos, value) in decided_boards(300, 5, 4, &mut oracle) {
         let with_db = || {
             let mut db = EndgameDb::default();
-            let covered = db.prepare_for(&pos);
+            let covered = db.build_classes_for(&pos);
             (covered, searcher(Some(db)))
         };
         let (covered, mut shared) = with_db();

@@ -10,7 +10,7 @@ use crate::common::{board, db_value};
 fn agrees_everywhere(rows: &str) -> usize {
     let root = board(rows);
     let mut db = EndgameDb::default();
-    assert!(db.prepare_for(&root), "a small endgame is covered");
+    assert!(db.build_classes_for(&root), "a small endgame is covered");
     let table = solve_reachable(&root, 2_000_000).expect("small enough to enumerate");
     let mut compared = 0;
     for (pos, value) in table.iter() {
@@ -70,18 +70,18 @@ fn men_mixed_colours_and_big_classes_are_not_covered() {
     let mut db = EndgameDb::default();
     let with_man =
         board("........\n..b.....\n........\n........\n........\n........\n........\nR.R.....\n");
-    assert!(!db.prepare(&with_man));
+    assert!(!db.build_quick_kings(&with_man));
     let mixed =
         board("........\n.B......\n........\n........\n........\n........\n........\nR.R.....\n");
-    assert!(!db.prepare(&mixed));
+    assert!(!db.build_quick_kings(&mixed));
     let four_v_two =
         board("........\n..B.B...\n........\n........\n........\n........\n........\nR.R.R.R.\n");
     assert!(
-        !db.prepare(&four_v_two),
+        !db.build_quick_kings(&four_v_two),
         "4 kings against 2 (43 million slots) is not built before the search has tried"
     );
     assert!(
-        db.could_prepare_for(&four_v_two),
+        db.could_build_for(&four_v_two),
         "but it is built when the search fails"
     );
     // Over the whole classes' limit, six pieces are analysed over the positions they reach
@@ -89,23 +89,23 @@ fn men_mixed_colours_and_big_classes_are_not_covered() {
     let four_v_two_men =
         board("........\n..B.B...\n........\n........\n........\n........\n........\nR.R.R.r.\n");
     assert!(
-        db.could_prepare_for(&four_v_two_men),
+        db.could_build_for(&four_v_two_men),
         "3 kings and a man v 2: 6 pieces, analysed reachable-only"
     );
     let three_v_three =
         board("........\n..B.B.B.\n........\n........\n........\n........\n........\nR.R.R...\n");
     assert!(
-        db.could_prepare_for(&three_v_three),
+        db.could_build_for(&three_v_three),
         "3 v 3: 6 pieces, analysed reachable-only"
     );
     let four_v_three =
         board("........\n..B.B.B.\n........\n........\n........\n........\n........\nR.R.R.R.\n");
     assert!(
-        !db.could_prepare_for(&four_v_three),
+        !db.could_build_for(&four_v_three),
         "4 v 3 is over the limit"
     );
     assert!(
-        db.could_prepare_for(&with_man),
+        db.could_build_for(&with_man),
         "a man and two kings against one"
     );
     assert!(db.score(&with_man, 0).is_none());

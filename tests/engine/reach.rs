@@ -1,4 +1,4 @@
-//! The reachable-only analysis (`EndgameDb::prepare_reachable`, used for material too large to
+//! The reachable-only analysis (`EndgameDb::analyse_reachable`, used for material too large to
 //! build whole) against the independent retrograde analysis of `analysis`: every position
 //! reachable from a few endgames with men of both sides must get the same exact value, and the
 //! same value as the whole-class databases.
@@ -13,10 +13,13 @@ use crate::common::{board, db_value};
 fn agrees_everywhere(rows: &str) -> usize {
     let root = board(rows);
     let mut reach = EndgameDb::default();
-    assert_eq!(reach.prepare_reachable(&root, None), Ok(true));
+    assert_eq!(reach.analyse_reachable(&root, None), Ok(true));
     assert!(reach.covers(&root));
     let mut whole = EndgameDb::default();
-    assert!(whole.prepare_for(&root), "small enough to build whole");
+    assert!(
+        whole.build_classes_for(&root),
+        "small enough to build whole"
+    );
     assert!(
         reach.positions() < whole.positions(),
         "fewer positions than the whole classes ({} v {})",
@@ -84,7 +87,7 @@ fn positions_out_of_reach_are_not_covered() {
          R.......\n",
     );
     let mut db = EndgameDb::default();
-    assert_eq!(db.prepare_reachable(&root, None), Ok(true));
+    assert_eq!(db.analyse_reachable(&root, None), Ok(true));
     // The black man back behind its start: unreachable.
     let behind = board(
         "...b....\n\

@@ -187,16 +187,16 @@ impl EndgameDb {
     /// Whether `pos` is covered: its classes are built, or it is a kings-only position small
     /// enough ([`QUICK_POSITIONS`]) to build now, which this does. Positions with men are left
     /// to the search first: the short official puzzles need no database.
-    pub fn prepare(&mut self, pos: &Position) -> bool {
-        self.prepare_until(pos, None).unwrap_or(false)
+    pub fn build_quick_kings(&mut self, pos: &Position) -> bool {
+        self.build_quick_kings_until(pos, None).unwrap_or(false)
     }
 
-    /// [`prepare`](Self::prepare), giving up at `deadline` (the classes finished by then are
+    /// [`build_quick_kings`](Self::build_quick_kings), giving up at `deadline` (the classes finished by then are
     /// kept).
     ///
     /// # Errors
     /// [`BuildError`] when a build did not finish; `pos` is then not covered.
-    pub fn prepare_until(
+    pub fn build_quick_kings_until(
         &mut self,
         pos: &Position,
         deadline: Option<Instant>,
@@ -205,7 +205,7 @@ impl EndgameDb {
             return Ok(true);
         }
         if pos.kings() == pos.occupied() && self.fitting(pos, QUICK_POSITIONS).is_some() {
-            self.prepare_for_until(pos, deadline)
+            self.build_classes_for_until(pos, deadline)
         } else {
             match Pieces::of(pos) {
                 // Kept by an earlier run: read at once.
@@ -227,13 +227,13 @@ impl EndgameDb {
         })
     }
 
-    /// Whether [`prepare_for`](Self::prepare_for) would build anything for `pos`.
+    /// Whether [`build_classes_for`](Self::build_classes_for) would build anything for `pos`.
     #[must_use]
-    pub fn could_prepare_for(&self, pos: &Position) -> bool {
+    pub fn could_build_for(&self, pos: &Position) -> bool {
         self.slots_to_build(pos) > 0
     }
 
-    /// Index slots [`prepare_for`](Self::prepare_for) would build for `pos` (0 if none), to
+    /// Index slots [`build_classes_for`](Self::build_classes_for) would build for `pos` (0 if none), to
     /// judge whether there is time for it: of the whole classes when they fit
     /// [`MAX_POSITIONS`], else of the positions reachable from `pos` when they fit
     /// [`REACH_BYTES`].
@@ -256,16 +256,16 @@ impl EndgameDb {
     /// [`REACH_BYTES`] at the peak).
     /// False when `pos` does not fit (or, which cannot happen without a deadline, a build
     /// failed).
-    pub fn prepare_for(&mut self, pos: &Position) -> bool {
-        self.prepare_for_until(pos, None).unwrap_or(false)
+    pub fn build_classes_for(&mut self, pos: &Position) -> bool {
+        self.build_classes_for_until(pos, None).unwrap_or(false)
     }
 
-    /// [`prepare_for`](Self::prepare_for), giving up at `deadline`: the classes finished by then
+    /// [`build_classes_for`](Self::build_classes_for), giving up at `deadline`: the classes finished by then
     /// are kept (each is complete), the one under way is dropped.
     ///
     /// # Errors
     /// [`BuildError`] when a build did not finish; `pos` is then not covered.
-    pub fn prepare_for_until(
+    pub fn build_classes_for_until(
         &mut self,
         pos: &Position,
         deadline: Option<Instant>,
@@ -311,7 +311,7 @@ impl EndgameDb {
     ///
     /// # Errors
     /// [`BuildError`] when the analysis did not finish by `deadline`.
-    pub fn prepare_reachable(
+    pub fn analyse_reachable(
         &mut self,
         pos: &Position,
         deadline: Option<Instant>,
@@ -485,13 +485,13 @@ mod tests {
         let pos = kings_and_man();
         let mut db = EndgameDb::default();
         assert_eq!(
-            db.prepare_for_until(&pos, Some(Instant::now())),
+            db.build_classes_for_until(&pos, Some(Instant::now())),
             Err(BuildError::Cancelled)
         );
         assert!(!db.covers(&pos));
         assert_eq!(db.positions(), 0);
         assert_eq!(db.score(&pos, 0), None);
-        assert_eq!(db.prepare_for_until(&pos, None), Ok(true));
+        assert_eq!(db.build_classes_for_until(&pos, None), Ok(true));
         assert!(db.covers(&pos));
         assert!(db.score(&pos, 0).is_some_and(Score::is_game_end));
     }

@@ -407,7 +407,7 @@ mod tests {
         let p = Pieces::of(&pos).expect("dark cells");
         let mut first = EndgameDb::with_store(Store::new(dir.path()));
         assert!(!first.reach_stored(p));
-        assert_eq!(first.prepare_reachable(&pos, None), Ok(true));
+        assert_eq!(first.analyse_reachable(&pos, None), Ok(true));
         assert!(first.analysed() > 0);
         let kept = files(dir.path());
         // Classes with men over the puzzle's domain, kings-only classes whole, no temporary.
@@ -428,7 +428,7 @@ mod tests {
         let mut second = EndgameDb::with_store(Store::new(dir.path()));
         assert!(second.reach_stored(p));
         assert_eq!(second.reach_slots(p), 0, "nothing left to analyse");
-        assert_eq!(second.prepare_reachable(&pos, None), Ok(true));
+        assert_eq!(second.analyse_reachable(&pos, None), Ok(true));
         assert_eq!(second.analysed(), 0, "everything read");
         assert_eq!(values(&second), values(&first));
         assert_eq!(second.score(&pos, 0), first.score(&pos, 0));
@@ -440,7 +440,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("temporary directory");
         let pos = root();
         let mut first = EndgameDb::with_store(Store::new(dir.path()));
-        assert_eq!(first.prepare_reachable(&pos, None), Ok(true));
+        assert_eq!(first.analyse_reachable(&pos, None), Ok(true));
         let good = files(dir.path());
         let (flipped, truncated) = {
             let mut keyed = good
@@ -461,7 +461,7 @@ mod tests {
         )
         .expect("written");
         let mut again = EndgameDb::with_store(Store::new(dir.path()));
-        assert_eq!(again.prepare_reachable(&pos, None), Ok(true));
+        assert_eq!(again.analyse_reachable(&pos, None), Ok(true));
         assert!(again.damaged_file().is_some(), "a damaged file is reported");
         // The number of values is in bytes 20-27 of the header.
         let count = |b: &[u8]| {
@@ -480,7 +480,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("temporary directory");
         let pos = root();
         let mut first = EndgameDb::with_store(Store::new(dir.path()));
-        assert_eq!(first.prepare_reachable(&pos, None), Ok(true));
+        assert_eq!(first.analyse_reachable(&pos, None), Ok(true));
         let store = Store::new(dir.path());
         let domain = first.reach.as_ref().expect("analysed").domain.clone();
         let class = Pieces::of(&pos).expect("dark cells").material();

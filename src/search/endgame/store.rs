@@ -598,7 +598,7 @@ mod tests {
         stored(dir.path(), 3);
         let truth = {
             let mut db = EndgameDb::default();
-            assert!(db.prepare_for(&pos));
+            assert!(db.build_classes_for(&pos));
             db.score(&pos, 0)
         };
         assert!(truth.is_some_and(|s| s.is_win()));
@@ -606,7 +606,7 @@ mod tests {
         let fake = Table::Bytes(vec![0; class.size()]);
         store.save(class, &fake).expect("written");
         let mut db = EndgameDb::with_store(store.clone());
-        assert!(db.prepare_for(&pos));
+        assert!(db.build_classes_for(&pos));
         assert_eq!(db.score(&pos, 0), Some(crate::search::Score::ZERO));
         // Damaged: one byte flipped, so rebuilt in memory with the true values.
         let mut bytes = fs::read(store.path(class)).expect("written");
@@ -614,7 +614,7 @@ mod tests {
         bytes[last] ^= 0x40;
         fs::write(store.path(class), &bytes).expect("written");
         let mut db = EndgameDb::with_store(store);
-        assert!(db.prepare_for(&pos));
+        assert!(db.build_classes_for(&pos));
         assert_eq!(db.score(&pos, 0), truth);
         assert!(db.damaged_file().is_some_and(|d| d.contains("checksum")));
     }

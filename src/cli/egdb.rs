@@ -12,7 +12,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use checkers::analysis::OracleLimits;
 use checkers::formats::input;
 use checkers::search::endgame::store::Store;
-use checkers::search::endgame::EndgameDb;
+use checkers::search::endgame::{classes_up_to, EndgameDb};
 use checkers::tools::egdb_check::{check_store, CheckOptions};
 
 use super::output;
@@ -94,6 +94,27 @@ enum EgdbAction {
         #[arg(long, value_name = "N")]
         threads: Option<usize>,
     },
+    /// Measure look-ups in the database files: each of a seeded sample of positions read once
+    /// with its block not cached (read from the file and decoded), then again with it cached.
+    Probe {
+        /// Most pieces on the board (both sides together).
+        #[arg(long, value_name = "N", default_value_t = 6,
+              value_parser = clap::value_parser!(u8).range(2..=6))]
+        pieces: u8,
+
+        /// Directory of the databases (default: $CHECKERS_EGDB, else the platform's cache
+        /// directory).
+        #[arg(long, value_name = "DIR")]
+        egdb: Option<PathBuf>,
+
+        /// Positions per class.
+        #[arg(long, value_name = "N", default_value_t = 20)]
+        count: usize,
+
+        /// Seed of the sample.
+        #[arg(long, value_name = "N", default_value_t = 1)]
+        seed: u64,
+    },
     /// Analyse the positions each puzzle can reach (6 pieces) into the directory, once.
     ///
     /// Material whose whole classes are too large to build (six pieces) is solved over only the
@@ -159,6 +180,12 @@ pub fn run(args: &EgdbArgs) -> Result<ExitCode> {
                 },
             )
         }
+        EgdbAction::Probe {
+            pieces,
+            egdb,
+            count,
+            seed,
+        } => probe(usize::from(*pieces), egdb.as_ref(), *count, *seed),
         EgdbAction::Reach {
             puzzles,
             egdb,
@@ -361,6 +388,68 @@ fn verify(egdb: Option<&PathBuf>, class: Option<&str>, options: &CheckOptions) -
         started.elapsed().as_secs_f64()
     ))?;
     Ok(if wrong == 0 && disagreed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// Runs `checkers egdb probe`.
+fn probe(pieces: usize, egdb: Option<&PathBuf>, count: usize, seed: u64) -> Result<ExitCode> {
+    let dir = store_dir(egdb)
+        .context("no cache directory on this platform: choose one with --egdb DIR")?;
+    let db = EndgameDb::with_store(Store::new(&dir));
+    let mut state = seed;
+    let mut next = || {
+        // SplitMix64.
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mut positions = Vec::new();
+    for class in classes_up_to(pieces) {
+        for _ in 0..count {
+            let i = (next() % class.positions() as u64) as usize;
+            if let Some(pos) = EndgameDb::position_at(class, i) {
+                positions.push(pos);
+            }
+        }
+    }
+    let (mut cold, mut cold_n, mut missing) = (0f64, 0usize, 0usize);
+    for pos in &positions {
+        let before = db.blocks_read();
+        let t = Instant::now();
+        let found = db.score(pos, 0).is_some();
+        let spent = t.elapsed().as_secs_f64();
+        missing += usize::from(!found);
+        if db.blocks_read() > before {
+            cold += spent;
+            cold_n += 1;
+        }
+    }
+    let rounds = 100;
+    let t = Instant::now();
+    let mut found = 0usize;
+    for _ in 0..rounds {
+        for pos in &positions {
+            found += usize::from(db.score(pos, 0).is_some());
+        }
+    }
+    let warm = t.elapsed().as_secs_f64() / (rounds * positions.len()).max(1) as f64;
+    if let Some(why) = db.damaged_file() {
+        output::eprintln(&format!("checkers: warning: {why}"))?;
+    }
+    output::eprintln(&format!(
+        "{}: {} positions, {missing} not found; {cold_n} look-ups read a block: {:.1} us each; \
+         {found} cached look-ups: {:.3} us each",
+        dir.display(),
+        positions.len(),
+        cold * 1e6 / cold_n.max(1) as f64,
+        warm * 1e6
+    ))?;
+    Ok(if missing == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

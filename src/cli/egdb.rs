@@ -308,11 +308,14 @@ fn build(
             if r.built {
                 bar.inc(r.positions as u64);
             }
+            // Printed with the bar out of the way (`println` would print nothing when standard
+            // error is not a terminal).
+            let say = |line: String| bar.suspend(|| output::eprintln(&line));
             if let Some(why) = &r.damaged {
-                bar.println(format!("checkers: warning: {why}"));
+                let _ = say(format!("checkers: warning: {why}"));
             }
             if !quiet {
-                bar.println(format!(
+                let _ = say(format!(
                     "{:>12} {:>8.1} M positions, {:>8.2} MB{} ({:.1} s)",
                     r.class,
                     r.positions as f64 / 1e6,

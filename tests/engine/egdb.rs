@@ -47,6 +47,18 @@ fn built_databases_are_reused_and_give_the_same_line() {
         String::from_utf8_lossy(&again.stderr).contains(": 0 classes built"),
         "{again:?}"
     );
+    // `egdb verify` checks them with the analyser's code and passes.
+    let verified = checkers()
+        .args(["egdb", "verify", "--pieces", "3", "--sample", "5", "--egdb"])
+        .arg(&store)
+        .output()
+        .expect("runs");
+    let log = String::from_utf8_lossy(&verified.stderr);
+    assert!(verified.status.success(), "{log}");
+    assert!(
+        log.contains(" 0 inconsistent") && log.contains(" 0 disagree"),
+        "{log}"
+    );
     for name in ["kings-2v1-far-corner.txt", "men-2-vs-king.txt"] {
         let with = dir.path().join("with.txt");
         let without = dir.path().join("without.txt");

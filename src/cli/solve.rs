@@ -13,7 +13,6 @@ use checkers::rules::game::Outcome;
 use checkers::search::endgame::store::Store;
 use checkers::search::endgame::EndgameDb;
 use checkers::search::solve::{self, Solution, SolveOptions, UnprovenMove};
-use checkers::search::ProofEngine;
 use checkers::{Color, SetupWarning};
 
 use super::output;
@@ -153,34 +152,6 @@ pub struct EngineArgs {
     /// databases. Same results when the search can prove them; far more work.
     #[arg(long = "no-endgame-db")]
     pub no_endgame_db: bool,
-
-    /// Measurement switch: the engine of the proof search (default: alphabeta).
-    #[arg(long = "proof-engine", value_enum, hide = true)]
-    pub proof_engine: Option<ProofEngineArg>,
-}
-
-/// The proof search's engines, as written on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ProofEngineArg {
-    /// Null-window alpha-beta at the mate bound.
-    Alphabeta,
-    /// Depth-first proof-number search.
-    Dfpn,
-    /// Df-pn first within a budget, then alpha-beta.
-    Hybrid,
-    /// Df-pn's shortest proven bound first, then alpha-beta's bounds below it.
-    UpperFirst,
-}
-
-impl From<ProofEngineArg> for ProofEngine {
-    fn from(e: ProofEngineArg) -> ProofEngine {
-        match e {
-            ProofEngineArg::Alphabeta => ProofEngine::AlphaBeta,
-            ProofEngineArg::Dfpn => ProofEngine::Dfpn,
-            ProofEngineArg::Hybrid => ProofEngine::Hybrid,
-            ProofEngineArg::UpperFirst => ProofEngine::UpperFirst,
-        }
-    }
 }
 
 /// A positive, finite number of seconds.
@@ -210,9 +181,6 @@ pub fn solve_options(engine: &EngineArgs) -> SolveOptions {
             table: !engine.no_table,
             ordering: !engine.no_ordering,
             endgame_db: !engine.no_endgame_db,
-            proof: engine
-                .proof_engine
-                .map_or_else(ProofEngine::default, ProofEngine::from),
         },
     }
 }
@@ -349,8 +317,7 @@ fn plural(n: usize, noun: &str) -> String {
 }
 
 /// How far the proofs of the unproven moves got, the first few of them: "move 1: no end within
-/// 11 plies, scored win in 25", or with a proven upper bound "move 1: no end within 11 plies, a
-/// win within 31, scored win in 25".
+/// 11 plies, scored win in 25".
 fn unproven_moves(moves: &[UnprovenMove]) -> String {
     const SHOWN: usize = 3;
     let mut parts: Vec<String> = moves
@@ -358,13 +325,8 @@ fn unproven_moves(moves: &[UnprovenMove]) -> String {
         .take(SHOWN)
         .map(|m| {
             let score = m.score.map_or(String::new(), |s| format!(", scored {s}"));
-            // Odd bounds are the mover's wins, even ones its losses.
-            let upper = m.end_within.map_or(String::new(), |n| {
-                let kind = if n % 2 == 1 { "win" } else { "loss" };
-                format!(", a {kind} within {n}")
-            });
             format!(
-                "move {}: no end within {} plies{upper}{score}",
+                "move {}: no end within {} plies{score}",
                 m.number, m.no_end_within
             )
         })
@@ -378,6 +340,7 @@ fn unproven_moves(moves: &[UnprovenMove]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use checkers::search::Score;
     use checkers::Square;
 
     #[test]
@@ -413,31 +376,33 @@ mod tests {
     }
 
     #[test]
-    fn unproven_moves_name_their_proven_upper_bound() {
+    fn unproven_moves_name_their_bound_and_score() {
         let moves = [
             UnprovenMove {
                 number: 1,
                 no_end_within: 19,
-                end_within: Some(31),
                 score: None,
             },
             UnprovenMove {
                 number: 3,
                 no_end_within: 8,
-                end_within: Some(12),
-                score: None,
+                score: Some(Score(-201)),
             },
             UnprovenMove {
                 number: 5,
                 no_end_within: 11,
-                end_within: None,
+                score: Some(Score::won_at(25)),
+            },
+            UnprovenMove {
+                number: 7,
+                no_end_within: 2,
                 score: None,
             },
         ];
         assert_eq!(
             unproven_moves(&moves),
-            "move 1: no end within 19 plies, a win within 31; move 3: no end within 8 plies, a \
-             loss within 12; move 5: no end within 11 plies"
+            "move 1: no end within 19 plies; move 3: no end within 8 plies, scored -201; move 5: \
+             no end within 11 plies, scored win in 25; 1 more"
         );
     }
 

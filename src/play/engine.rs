@@ -99,9 +99,6 @@ impl Engine {
         if options.search.contempt != defaults.contempt {
             parts.push(format!("contempt={}", options.search.contempt));
         }
-        if options.search.features != defaults.features {
-            parts.push(format!("lmr={}", options.search.features.reductions));
-        }
         let (mut w, mut d) = (options.search.weights, defaults.weights);
         for name in crate::play::eval::Weights::NAMES {
             let (a, b) = (w.get_mut(name).map(|x| *x), d.get_mut(name).map(|x| *x));

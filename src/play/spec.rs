@@ -136,8 +136,7 @@ impl FromStr for PlayerSpec {
             "engine" => {
                 let mut o = EngineOptions::default();
                 for opt in options() {
-                    const KNOWN: &str =
-                        "time=SECONDS, nodes=N, depth=N, table=MIB, contempt=N, lmr=0|1|2, \
+                    const KNOWN: &str = "time=SECONDS, nodes=N, depth=N, table=MIB, contempt=N, \
                          or an evaluation weight such as back_rank=N";
                     let Some((key, v)) = opt.split_once('=') else {
                         return Err(unknown(opt, KNOWN));
@@ -190,13 +189,6 @@ impl FromStr for PlayerSpec {
                                 .ok_or_else(|| {
                                 bad(key, format!("`{v}` is not between -1000 and 1000"))
                             })?;
-                        }
-                        "lmr" => {
-                            let level = int(v)?;
-                            if level > 2 {
-                                return Err(bad(key, format!("{level} is not 0, 1 or 2")));
-                            }
-                            o.search.features.reductions = level as u8;
                         }
                         _ => {
                             let Some(weight) = o.search.weights.get_mut(key) else {

@@ -7,7 +7,6 @@ use crate::rules::movegen::{self, Routes};
 use crate::rules::moves::MoveList;
 use crate::rules::position::Position;
 
-use super::dfpn::ProofTable;
 use super::endgame::{BuildError, EndgameDb};
 use super::eval::evaluate;
 use super::ordering::{Keys, MoveOrderer};
@@ -51,31 +50,6 @@ pub struct Features {
     /// Build endgame databases for positions of a few pieces, play from them, and read them at
     /// every covered node (see [`endgame`](super::endgame)).
     pub endgame_db: bool,
-    /// How the proof search answers its questions ([`proof`](super::proof)).
-    pub proof: ProofEngine,
-}
-
-/// The engines of the proof search. All are exact; they differ in the work they need.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum ProofEngine {
-    /// Null-window alpha-beta at the mate bound, with the transposition table: the cheapest
-    /// where the answer is "no game end within the bound" (a disproof).
-    #[default]
-    AlphaBeta,
-    /// Depth-first proof-number search ([`dfpn`](super::dfpn)), which also checks the canonical
-    /// move of a proven turn: far cheaper where the answer is "yes" (a proof), two to four times
-    /// dearer for a disproof.
-    Dfpn,
-    /// Each question first to df-pn within twice the nodes the last question of its kind took,
-    /// then, if that did not answer it, to alpha-beta: the disproofs mostly by alpha-beta, the
-    /// proof by df-pn.
-    Hybrid,
-    /// Upper bound first: df-pn asks for a game end of the expected kind within the largest
-    /// bound and shortens it (two plies at a time) while each shorter bound holds, each
-    /// question within an eighth of the turn's proof nodes; alpha-beta then asks only the bounds
-    /// below the shortest that held (the disproofs it is good at). If they all fail, the value is
-    /// that bound, without asking it by alpha-beta.
-    UpperFirst,
 }
 
 impl Default for Features {
@@ -84,7 +58,6 @@ impl Default for Features {
             table: true,
             ordering: true,
             endgame_db: true,
-            proof: ProofEngine::default(),
         }
     }
 }
@@ -103,8 +76,6 @@ pub struct SearchStats {
 /// The search state that lives for a whole game: the table and the ordering heuristics.
 pub struct Searcher {
     pub(super) tt: TranspositionTable,
-    /// The proof numbers of the df-pn proof search.
-    pub(super) dfpn_table: ProofTable,
     pub(super) orderer: MoveOrderer,
     pub(super) stats: SearchStats,
     pub(super) limits: Limits,
@@ -140,7 +111,6 @@ impl Searcher {
         Searcher {
             features,
             tt: TranspositionTable::new(tt_megabytes),
-            dfpn_table: ProofTable::new(tt_megabytes),
             orderer: MoveOrderer::default(),
             stats: SearchStats::default(),
             limits: Limits::default(),
@@ -182,10 +152,10 @@ impl Searcher {
         self.endgame_error.as_ref()
     }
 
-    /// Bytes held by the transposition table (and df-pn's table of proof numbers).
+    /// Bytes held by the transposition table.
     #[must_use]
     pub fn tt_bytes(&self) -> usize {
-        self.tt.bytes() + self.dfpn_table.bytes()
+        self.tt.bytes()
     }
 
     /// Whether the turn's deadline has passed.

@@ -7,9 +7,9 @@ use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 
-use super::alphabeta::{BuildCaps, Features, Limits, ProofEngine, Searcher};
+use super::alphabeta::{BuildCaps, Features, Limits, Searcher};
 use super::endgame::BuildError;
-use super::proof::{Proof, UpperFirst};
+use super::proof::Proof;
 use super::score::{Score, MAX_PLY};
 
 /// The outcome of one turn's thinking.
@@ -27,9 +27,6 @@ pub struct Thought {
     /// For a move that is not proven: plies from this position within which the game is proven
     /// not to end (the best bound the searches reached; 0 when none).
     pub no_end_within: u32,
-    /// For a move that is not proven: plies within which a game end of its score's kind is
-    /// proven (an upper bound from [`ProofEngine::UpperFirst`]), if any.
-    pub end_within: Option<u32>,
 }
 
 /// Time per index slot assumed when deciding whether a database can be built in time: about
@@ -127,7 +124,6 @@ impl Searcher {
                 depth: 0,
                 proven: false,
                 no_end_within: 0,
-                end_within: None,
             });
         }
         self.limits = limits;
@@ -170,7 +166,6 @@ impl Searcher {
             depth: 0,
             proven: false,
             no_end_within: 0,
-            end_within: None,
         });
         if !thought.proven {
             // The deepening's last iteration saw every line of its depth: no game end within it.
@@ -184,8 +179,7 @@ impl Searcher {
             }
         }
         if let (true, Some(score)) = (thought.proven, thought.score) {
-            let by_dfpn = self.features.proof == ProofEngine::Dfpn;
-            match self.first_move_reaching(pos, &moves, score, thought.depth, by_dfpn) {
+            match self.first_move_reaching(pos, &moves, score, thought.depth) {
                 Some(canonical) => thought.best = canonical,
                 // The budget ran out before the canonical move was confirmed: the move is still
                 // optimal, but may not be the canonical one, so it is not claimed as proven. Its
@@ -231,15 +225,7 @@ impl Searcher {
         let budget = proof_spend(budget, expect.is_none());
         let mut proof = Proof::NoEndWithin(0);
         let end = self.stats.nodes.saturating_add(budget);
-        if self.features.proof == ProofEngine::UpperFirst {
-            self.begin_turn(Some(budget));
-            match self.prove_upper_first(pos, &mut order, thought, from, max_depth, expect) {
-                UpperFirst::Exact(score) => proof = Proof::Exact(score),
-                UpperFirst::Bounded => return None,
-                UpperFirst::Unknown => {}
-            }
-        }
-        if expect.is_some() && !matches!(proof, Proof::Exact(_)) {
+        if expect.is_some() {
             let left = end.saturating_sub(self.stats.nodes);
             self.begin_turn(Some(left.min(budget / 2)));
             proof = self.prove(pos, &mut order, from, max_depth, expect);
@@ -264,21 +250,9 @@ impl Searcher {
         // When the budget runs out before the canonical move is confirmed, the proof's own move
         // is still a win of that length, but perhaps not the canonical one: it is played, and
         // not claimed as proven (the search-versus-analyser test holds the claim to both).
-        // With df-pn (alone or in the hybrid), only the moves before the proof's own move in
-        // canonical order are checked: that move is known to reach the value. Df-pn alone checks
-        // them by df-pn, whose table knows the lines; the hybrid by alpha-beta, the better at
-        // the disproofs most of them are.
-        let by_dfpn = self.features.proof == ProofEngine::Dfpn;
-        let known = found.filter(|_| self.features.proof != ProofEngine::AlphaBeta);
-        let before = known
-            .and_then(|k| moves.iter().position(|&m| m == k))
-            .map_or(moves, |i| &moves[..i]);
-        let (best, proven) = match self.first_move_reaching(pos, before, score, plies, by_dfpn) {
+        let (best, proven) = match self.first_move_reaching(pos, moves, score, plies) {
             Some(canonical) => (canonical, true),
-            None => match known {
-                Some(k) if !self.aborted => (k, true),
-                _ => (found?, false),
-            },
+            None => (found?, false),
         };
         Some(Thought {
             best,
@@ -286,7 +260,6 @@ impl Searcher {
             depth: plies,
             proven,
             no_end_within: plies - 1,
-            end_within: None,
         })
     }
 
@@ -304,15 +277,13 @@ impl Searcher {
         let nodes =
             (self.limits.nodes).map(|n| n.saturating_add(self.limits.proof_nodes.unwrap_or(0)));
         self.begin_turn(nodes);
-        let by_dfpn = self.features.proof == ProofEngine::Dfpn;
-        let best = self.first_move_reaching(pos, sorted, known, plies, by_dfpn)?;
+        let best = self.first_move_reaching(pos, sorted, known, plies)?;
         Some(Thought {
             best,
             score: Some(known),
             depth: plies,
             proven: true,
             no_end_within: plies.saturating_sub(1),
-            end_within: None,
         })
     }
 
@@ -418,7 +389,6 @@ impl Searcher {
                 depth,
                 proven,
                 no_end_within: 0,
-                end_within: None,
             });
             if proven {
                 break;
@@ -444,7 +414,6 @@ impl Searcher {
             depth: score.plies_to_end().unwrap_or(0),
             proven: true,
             no_end_within: 0,
-            end_within: None,
         })
     }
 
@@ -486,20 +455,14 @@ impl Searcher {
     }
 
     /// The first move of `sorted` (canonical order) whose value is at least `target`, tested with
-    /// a null window at `depth` (or, `by_dfpn`, by df-pn questions about each move's game end,
-    /// which needs a game-end `target`). With an exact `target` this is the canonical optimal
-    /// move.
+    /// a null window at `depth`. With an exact `target` this is the canonical optimal move.
     fn first_move_reaching(
         &mut self,
         pos: &Position,
         sorted: &[Move],
         target: Score,
         depth: u32,
-        by_dfpn: bool,
     ) -> Option<Move> {
-        if by_dfpn && target.is_game_end() {
-            return self.dfpn_first_move_reaching(pos, sorted, target);
-        }
         let depth = depth as i32;
         for &mv in sorted {
             let child = pos.play(mv);

@@ -7,7 +7,6 @@
 //! only when its distance is within the depth searched.
 
 pub mod alphabeta;
-pub mod dfpn;
 pub mod endgame;
 pub mod eval;
 pub mod iterdeep;
@@ -17,7 +16,7 @@ pub mod score;
 pub mod solve;
 pub mod tt;
 
-pub use alphabeta::{BuildCaps, Features, Limits, ProofEngine, SearchStats, Searcher};
+pub use alphabeta::{BuildCaps, Features, Limits, SearchStats, Searcher};
 pub use iterdeep::Thought;
 pub use proof::Proof;
 pub use score::Score;

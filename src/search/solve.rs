@@ -81,9 +81,6 @@ pub struct UnprovenMove {
     pub number: usize,
     /// The game is proven not to end within this many plies of the position moved from.
     pub no_end_within: u32,
-    /// A game end (of the score's kind) is proven within this many plies, if a proof search
-    /// found such an upper bound.
-    pub end_within: Option<u32>,
     /// The search's score of the move (a heuristic value, or a game end further away than the
     /// searches could prove exact), from the mover's point of view.
     pub score: Option<Score>,
@@ -276,7 +273,6 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
                 unproven.push(UnprovenMove {
                     number: game.states().len(),
                     no_end_within: thought.no_end_within,
-                    end_within: thought.end_within,
                     score: thought.score,
                 });
             }

@@ -63,12 +63,12 @@ impl PlayerSpec {
     /// game to game (seed + index), so a match does not replay one game.
     #[must_use]
     pub fn build(&self, game_index: u64) -> Box<dyn Player> {
-        match *self {
+        match self {
             PlayerSpec::Random { seed } => {
                 Box::new(RandomPlayer::new(seed.wrapping_add(game_index)))
             }
-            PlayerSpec::Minimax { depth } => Box::new(MinimaxPlayer::new(depth)),
-            PlayerSpec::Engine(options) => Box::new(Engine::new(options)),
+            PlayerSpec::Minimax { depth } => Box::new(MinimaxPlayer::new(*depth)),
+            PlayerSpec::Engine(options) => Box::new(Engine::new(options.clone())),
         }
     }
 
@@ -181,6 +181,7 @@ impl FromStr for PlayerSpec {
                             }
                             o.search.table_mb = mb as usize;
                         }
+                        "legacy" => o.legacy = v == "1",
                         "contempt" => {
                             o.search.contempt = v
                                 .parse::<i32>()
@@ -191,7 +192,8 @@ impl FromStr for PlayerSpec {
                             })?;
                         }
                         _ => {
-                            let Some(weight) = o.search.weights.get_mut(key) else {
+                            let weight = o.search.evaluator.weights_mut();
+                            let Some(weight) = weight.and_then(|w| w.get_mut(key)) else {
                                 return Err(unknown(opt, KNOWN));
                             };
                             *weight = v

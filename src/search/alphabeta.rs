@@ -8,7 +8,7 @@ use crate::rules::moves::MoveList;
 use crate::rules::position::Position;
 
 use super::endgame::{BuildError, EndgameDb};
-use super::eval::evaluate;
+use super::eval::hand;
 use super::ordering::{Keys, MoveOrderer};
 use super::score::{Score, MAX_PLY};
 use super::tt::{Bound, Entry, TranspositionTable};
@@ -201,7 +201,7 @@ impl Searcher {
         // At the horizon a pending capture is searched on (captures are forced and finite), so
         // no leaf is evaluated in the middle of an exchange.
         if ply + 1 >= MAX_PLY || (depth <= 0 && !moves[0].is_capture()) {
-            return evaluate(pos);
+            return hand::puzzle(pos);
         }
         // Mate-distance bounds: nothing here can beat winning next ply or lose before now.
         let alpha_floor = alpha.max(Score::lost_at(ply));
@@ -316,19 +316,5 @@ impl Searcher {
             },
         );
         best
-    }
-}
-
-impl std::ops::Sub for Score {
-    type Output = Score;
-    fn sub(self, rhs: Score) -> Score {
-        Score(self.0 - rhs.0)
-    }
-}
-
-impl std::ops::Add for Score {
-    type Output = Score;
-    fn add(self, rhs: Score) -> Score {
-        Score(self.0 + rhs.0)
     }
 }

@@ -13,10 +13,10 @@ use crate::rules::movegen::{self, CrowningRule, Routes};
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::position::Position;
 
-use super::clock::{Clock, TimeBudget};
 use super::eval::{evaluate_with, Weights};
-use super::game::Game;
 use super::table::{Bound, Entry, Table};
+use crate::play::clock::{Clock, TimeBudget};
+use crate::play::game::Game;
 
 /// The score of winning right now.
 pub const WIN: i32 = 30_000;

@@ -110,24 +110,25 @@ pub struct EngineArgs {
           value_parser = parse_seconds)]
     pub time_limit: f64,
 
-    /// Nodes a move may search before the best move found so far is played.
+    /// Nodes a move's iterative deepening may search before the best move found so far is
+    /// played.
     ///
     /// Each side's first move gets 20 times as many, to prove the puzzle's value. Counting
-    /// nodes, not time, keeps the output identical from run to run.
-    #[arg(long = "nodes-per-move", value_name = "NODES", default_value_t = 100_000,
+    /// nodes, not time, keeps the output identical from run to run. How each turn's budget is
+    /// set (deepening, proof share, database builds, deadline) is described once, in the
+    /// documentation of the module `search::budget` (`cargo doc --open`).
+    #[arg(long = "nodes-per-move", value_name = "NODES",
+          default_value_t = checkers::search::budget::DEFAULT_NODES_PER_MOVE,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes_per_move: u64,
 
     /// The search speed assumed when turning the time limit into the game's budget of nodes
     /// for proving unproven moves (proof searches): the budget is this times 85% of the time
-    /// limit. The game's first unproven move may spend half of it when one side looks clearly
-    /// ahead (a sixteenth when the board looks level: a draw, most likely, which no proof
-    /// settles), the other side's first a quarter of what is left (a thirty-second), later ones
-    /// a quarter (a thirty-second) when their side's previous search saw a game end at most 10
-    /// plies past the bound its proofs reached. A count fixed by the settings, so the same
-    /// puzzle and settings always give the same line. 0: no proof searches.
+    /// limit, shared out among the turns as `search::budget` describes. A count fixed by the
+    /// settings, so the same puzzle and settings always give the same line. 0: no proof
+    /// searches.
     #[arg(long = "nodes-per-second", value_name = "NODES",
-          default_value_t = checkers::search::solve::DEFAULT_NODES_PER_SECOND)]
+          default_value_t = checkers::search::budget::DEFAULT_NODES_PER_SECOND)]
     pub nodes_per_second: u64,
 
     /// Also end the game as a draw after 50 moves of each side without a capture or a crowning.

@@ -7,6 +7,7 @@ use crate::rules::movegen::{self, Routes};
 use crate::rules::moves::MoveList;
 use crate::rules::position::Position;
 
+use super::budget::BuildCaps;
 use super::endgame::{BuildError, EndgameDb};
 use super::eval::hand;
 use super::ordering::{Keys, MoveOrderer};
@@ -24,19 +25,8 @@ pub struct Limits {
     /// Stop at this instant (endgame database builds too).
     pub deadline: Option<Instant>,
     /// Most index slots of endgame databases the turn may build, by how its deepening scored
-    /// the position (`None`: no cap; see `Searcher::think`).
+    /// the position (`None`: no cap; see [`budget`](super::budget)).
     pub build_caps: Option<BuildCaps>,
-}
-
-/// Most index slots of endgame databases a turn may build after its deepening, by the
-/// deepening's score: a level board is most likely a draw, which only a database proves, and
-/// only while every move of the line so far is proven.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BuildCaps {
-    /// For a position that looks level (neither side a man and a half ahead).
-    pub level: usize,
-    /// For a position where one side looks clearly ahead, or a game end was seen.
-    pub decisive: usize,
 }
 
 /// Search enhancements that can be switched off to measure what each is worth. Switching them off

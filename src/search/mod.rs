@@ -5,7 +5,8 @@
 //! ([`ordering`]) and the evaluations ([`eval`], one weight set per use).
 //!
 //! The drivers: the puzzle driver ([`alphabeta`]'s exact negamax, the per-turn deepening in
-//! [`iterdeep`], the proof search in [`proof`] and the whole game in [`solve`]) is exact where it
+//! [`iterdeep`], the proof search in [`proof`], the whole game in [`solve`] and its turn's
+//! budget in [`budget`]) is exact where it
 //! claims to be: no forward pruning (no null move, no late-move reductions, no futility), game
 //! ends scored by their distance, and a result counted as proven only when its distance is
 //! within the depth searched. The game driver ([`game`]) plays under a clock with the game's draw
@@ -13,6 +14,7 @@
 //! read by the puzzle driver.
 
 pub mod alphabeta;
+pub mod budget;
 pub mod endgame;
 pub mod eval;
 pub mod game;
@@ -23,7 +25,8 @@ pub mod score;
 pub mod solve;
 pub mod tt;
 
-pub use alphabeta::{BuildCaps, Features, Limits, SearchStats, Searcher};
+pub use alphabeta::{Features, Limits, SearchStats, Searcher};
+pub use budget::BuildCaps;
 pub use eval::Evaluator;
 pub use game::{GameLimits, GameOptions, GameRoot, GameSearcher, GameThought, Stopwatch};
 pub use iterdeep::Thought;

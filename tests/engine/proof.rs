@@ -9,7 +9,8 @@ use crate::common::decided_boards;
 use checkers::analysis::{optimal_line, Oracle, OracleLimits, Value};
 use checkers::formats::board_text::{parse_board, parse_solution};
 use checkers::rules::game::Outcome;
-use checkers::search::solve::{proof_budget, solve, SolveOptions};
+use checkers::search::budget::proof_budget;
+use checkers::search::solve::{solve, SolveOptions};
 use checkers::search::{Features, Limits, Score, Searcher};
 use checkers::Position;
 
@@ -105,14 +106,10 @@ fn the_proof_search_proves_what_the_deepening_cannot() {
 
 #[test]
 fn the_proof_budget_follows_the_time_limit() {
-    let options = |seconds: u64, rate: u64| SolveOptions {
-        time_limit: Duration::from_secs(seconds),
-        nodes_per_second: rate,
-        ..SolveOptions::default()
-    };
-    assert_eq!(proof_budget(&options(50, 1_000_000)), 42_500_000);
-    assert_eq!(proof_budget(&options(10, 1_000_000)), 8_500_000);
-    assert_eq!(proof_budget(&options(50, 0)), 0);
+    let budget = |seconds: u64, rate: u64| proof_budget(Duration::from_secs(seconds), rate);
+    assert_eq!(budget(50, 1_000_000), 42_500_000);
+    assert_eq!(budget(10, 1_000_000), 8_500_000);
+    assert_eq!(budget(50, 0), 0);
 }
 
 /// The summary line of an unproven game says how far the proofs of its unproven moves got.
@@ -205,7 +202,10 @@ fn a_decisive_first_turn_gets_half_the_proof_budget() {
         time_limit: Duration::from_secs(500),
         ..SolveOptions::default()
     };
-    assert_eq!(proof_budget(&options), 8_500_000);
+    assert_eq!(
+        proof_budget(options.time_limit, options.nodes_per_second),
+        8_500_000
+    );
     let solution = solve(pos, &options);
     assert!(solution.proven, "{:?}", solution.unproven);
     assert_eq!(solution.root_score, Some(Score::won_at(13)));

@@ -1,5 +1,7 @@
-//! Negamax alpha-beta with principal-variation windows, a transposition table, mate-distance
-//! bounds and a capture extension at the horizon.
+//! The puzzle driver's exact search: negamax alpha-beta with principal-variation windows, the
+//! core's transposition table and move orderer, enhanced transposition cutoffs, mate-distance
+//! bounds, the endgame databases read at every covered node, and a capture extension at the
+//! horizon. No forward pruning: what it proves is exact.
 
 use std::time::Instant;
 
@@ -63,8 +65,9 @@ pub struct SearchStats {
     pub first_move_cutoffs: u64,
 }
 
-/// The search state that lives for a whole game: the table and the ordering heuristics.
-pub struct Searcher {
+/// The puzzle driver's state that lives for a whole game: the table, the ordering heuristics
+/// and the endgame databases.
+pub struct PuzzleSearcher {
     pub(super) tt: TranspositionTable,
     pub(super) orderer: MoveOrderer,
     pub(super) stats: SearchStats,
@@ -77,7 +80,7 @@ pub struct Searcher {
     /// The first endgame database build that failed for a reason other than the deadline.
     pub(super) endgame_error: Option<BuildError>,
     /// Most index slots a later database build may have, once one gave up (see
-    /// `Searcher::think`).
+    /// `PuzzleSearcher::think`).
     pub(super) build_ceiling: Option<usize>,
 }
 
@@ -88,17 +91,17 @@ const ETC_DEPTH: i32 = 3;
 /// How often (in nodes) the clock is read.
 const CLOCK_INTERVAL: u64 = 1024;
 
-impl Searcher {
+impl PuzzleSearcher {
     /// A searcher with a table of `tt_megabytes` MiB.
     #[must_use]
-    pub fn new(tt_megabytes: usize) -> Searcher {
-        Searcher::with_features(tt_megabytes, Features::default())
+    pub fn new(tt_megabytes: usize) -> PuzzleSearcher {
+        PuzzleSearcher::with_features(tt_megabytes, Features::default())
     }
 
     /// A searcher with some enhancements switched off (for measurements).
     #[must_use]
-    pub fn with_features(tt_megabytes: usize, features: Features) -> Searcher {
-        Searcher {
+    pub fn with_features(tt_megabytes: usize, features: Features) -> PuzzleSearcher {
+        PuzzleSearcher {
             features,
             tt: TranspositionTable::new(tt_megabytes),
             orderer: MoveOrderer::default(),

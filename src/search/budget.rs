@@ -28,7 +28,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::iterdeep::Thought;
+use super::iterdeep::PuzzleThought;
 use super::score::Score;
 use super::Limits;
 
@@ -323,7 +323,7 @@ impl GameBudget {
     }
 
     /// Records the searched turn of `side` that gave `thought` (a turn with a score).
-    pub fn record(&mut self, side: usize, thought: &Thought) {
+    pub fn record(&mut self, side: usize, thought: &PuzzleThought) {
         self.line_proven &= thought.proven;
         self.searched[side] = true;
         // A proven turn reached its game end: the side's next proof is within reach of it.
@@ -438,7 +438,7 @@ mod tests {
         assert_eq!(first.nodes, Some(20_000));
         assert_eq!(first.proof_nodes, Some(21_250_000));
         assert_eq!(first.build_caps, Some(build_caps(true, true)));
-        let unproven = Thought {
+        let unproven = PuzzleThought {
             best: legal_moves(&Position::start())[0],
             score: Some(Score(40)),
             depth: 9,

@@ -1,4 +1,4 @@
-//! One turn: iterative deepening from the current position until the result is proven, a limit
+//! One turn of the puzzle driver: iterative deepening from the current position until the result is proven, a limit
 //! is reached, or the turn's budget runs out; then the canonical choice among equally good moves.
 
 use std::time::Instant;
@@ -7,7 +7,7 @@ use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 
-use super::alphabeta::{Features, Limits, Searcher};
+use super::alphabeta::{Features, Limits, PuzzleSearcher};
 use super::budget::{self, BuildCaps};
 use super::endgame::BuildError;
 use super::proof::Proof;
@@ -15,7 +15,7 @@ use super::score::{Score, MAX_PLY};
 
 /// The outcome of one turn's thinking.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Thought {
+pub struct PuzzleThought {
     /// The move to play.
     pub best: Move,
     /// Its score from the mover's point of view (None when the move was forced and not searched).
@@ -30,7 +30,7 @@ pub struct Thought {
     pub no_end_within: u32,
 }
 
-impl Searcher {
+impl PuzzleSearcher {
     /// Chooses a move for the side to move in `pos`, or `None` when it has none (it has lost).
     ///
     /// Deepens one ply at a time up to `max_depth`. When an iteration's score is a game end no
@@ -54,14 +54,14 @@ impl Searcher {
         max_depth: u32,
         limits: Limits,
         known: Option<Score>,
-    ) -> Option<Thought> {
+    ) -> Option<PuzzleThought> {
         let mut moves = movegen::legal_moves(pos);
         if moves.is_empty() {
             return None;
         }
         moves.sort();
         if moves.len() == 1 {
-            return Some(Thought {
+            return Some(PuzzleThought {
                 best: moves[0],
                 score: None,
                 depth: 0,
@@ -103,7 +103,7 @@ impl Searcher {
             self.begin_turn(limits.nodes);
             done = self.deepen(pos, &moves, max_depth).or(done);
         }
-        let mut thought = done.unwrap_or(Thought {
+        let mut thought = done.unwrap_or(PuzzleThought {
             best: moves[0],
             score: None,
             depth: 0,
@@ -150,10 +150,10 @@ impl Searcher {
         &mut self,
         pos: &Position,
         moves: &[Move],
-        thought: &mut Thought,
+        thought: &mut PuzzleThought,
         budget: u64,
         max_depth: u32,
-    ) -> Option<Thought> {
+    ) -> Option<PuzzleThought> {
         let mut order = moves.to_vec();
         if let Some(p) = order.iter().position(|&m| m == thought.best) {
             order[..=p].rotate_right(1);
@@ -194,7 +194,7 @@ impl Searcher {
             Some(canonical) => (canonical, true),
             None => (found?, false),
         };
-        Some(Thought {
+        Some(PuzzleThought {
             best,
             score: Some(score),
             depth: plies,
@@ -212,13 +212,13 @@ impl Searcher {
         sorted: &[Move],
         known: Score,
         max_depth: u32,
-    ) -> Option<Thought> {
+    ) -> Option<PuzzleThought> {
         let plies = known.plies_to_end().filter(|&n| n <= max_depth)?;
         let nodes =
             (self.limits.nodes).map(|n| n.saturating_add(self.limits.proof_nodes.unwrap_or(0)));
         self.begin_turn(nodes);
         let best = self.first_move_reaching(pos, sorted, known, plies)?;
-        Some(Thought {
+        Some(PuzzleThought {
             best,
             score: Some(known),
             depth: plies,
@@ -278,8 +278,8 @@ impl Searcher {
     /// A move for the end of a game whose time is up: a fixed-depth search with an empty table
     /// and no new databases (the ones already built are still read), so that the choice depends
     /// on the position alone and the game quickly reaches an end or a repetition.
-    pub fn quick_think(&mut self, pos: &Position, depth: u32) -> Option<Thought> {
-        let mut quick = Searcher::with_features(
+    pub fn quick_think(&mut self, pos: &Position, depth: u32) -> Option<PuzzleThought> {
+        let mut quick = PuzzleSearcher::with_features(
             0,
             Features {
                 endgame_db: false,
@@ -305,8 +305,8 @@ impl Searcher {
 
     /// Iterative deepening over `sorted` (moves sorted canonically) until a proven result, the
     /// depth limit, or the turn's limits; the last completed iteration's result.
-    fn deepen(&mut self, pos: &Position, sorted: &[Move], max_depth: u32) -> Option<Thought> {
-        let mut done: Option<Thought> = None;
+    fn deepen(&mut self, pos: &Position, sorted: &[Move], max_depth: u32) -> Option<PuzzleThought> {
+        let mut done: Option<PuzzleThought> = None;
         let mut order: Vec<Move> = sorted.to_vec();
         for depth in 1..=max_depth {
             let Some((score, best)) = self.search_root(pos, &order, depth) else {
@@ -316,7 +316,7 @@ impl Searcher {
                 order[..=p].rotate_right(1);
             }
             let proven = score.plies_to_end().is_some_and(|n| n <= depth);
-            done = Some(Thought {
+            done = Some(PuzzleThought {
                 best,
                 score: Some(score),
                 depth,
@@ -332,7 +332,7 @@ impl Searcher {
 
     /// The best move read off the endgame database: the fastest win, else a draw, else the
     /// slowest loss, the first in canonical order among equals. `None` if a child is not covered.
-    fn endgame_move(&self, pos: &Position, sorted: &[Move]) -> Option<Thought> {
+    fn endgame_move(&self, pos: &Position, sorted: &[Move]) -> Option<PuzzleThought> {
         let mut best: Option<(Score, Move)> = None;
         for &mv in sorted {
             let score = -self.endgame.score(&pos.play(mv), 1)?;
@@ -341,7 +341,7 @@ impl Searcher {
             }
         }
         let (score, best) = best?;
-        Some(Thought {
+        Some(PuzzleThought {
             best,
             score: Some(score),
             depth: score.plies_to_end().unwrap_or(0),

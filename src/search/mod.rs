@@ -25,10 +25,10 @@ pub mod score;
 pub mod solve;
 pub mod tt;
 
-pub use alphabeta::{Features, Limits, SearchStats, Searcher};
+pub use alphabeta::{Features, Limits, PuzzleSearcher, SearchStats};
 pub use budget::BuildCaps;
 pub use eval::Evaluator;
 pub use game::{GameLimits, GameOptions, GameRoot, GameSearcher, GameThought, Stopwatch};
-pub use iterdeep::Thought;
+pub use iterdeep::PuzzleThought;
 pub use proof::Proof;
 pub use score::Score;

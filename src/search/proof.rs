@@ -11,7 +11,7 @@
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 
-use super::alphabeta::Searcher;
+use super::alphabeta::PuzzleSearcher;
 use super::score::Score;
 
 /// What a proof search established about a position.
@@ -34,7 +34,7 @@ pub fn bound_at(n: u32) -> Score {
     }
 }
 
-impl Searcher {
+impl PuzzleSearcher {
     /// Asks the bounds `from`, `from + 1`, ... up to `max_depth` plies for `pos`, whose value is
     /// known to be no game end within `from - 1` plies, until one holds or the turn's limits stop
     /// the search. `order` holds the legal moves, the most promising first; after a proven win

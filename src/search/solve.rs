@@ -1,5 +1,5 @@
-//! Playing a whole game from a puzzle: both sides search each turn, and the game record decides
-//! when the game is over.
+//! The puzzle driver's game: both sides search each turn within the budget of
+//! [`budget`](super::budget), and the game record decides when the game is over.
 
 use std::time::{Duration, Instant};
 
@@ -9,7 +9,7 @@ use crate::search::budget::{
     GameBudget, DEFAULT_NODES_PER_MOVE, DEFAULT_NODES_PER_SECOND, QUICK_DEPTH,
 };
 use crate::search::endgame::{BuildError, EndgameDb};
-use crate::search::{Features, Score, SearchStats, Searcher};
+use crate::search::{Features, PuzzleSearcher, Score, SearchStats};
 
 /// How to play a puzzle.
 #[derive(Clone, Copy, Debug)]
@@ -115,7 +115,7 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
         options.nodes_per_move,
         options.nodes_per_second,
     );
-    let mut searcher = Searcher::with_features(options.tt_megabytes, options.features);
+    let mut searcher = PuzzleSearcher::with_features(options.tt_megabytes, options.features);
     searcher.set_endgame(endgame);
     let mut game = GameRecord::new(puzzle, options.fifty_move_rule);
     let mut root_score = None;

@@ -11,7 +11,7 @@ use checkers::formats::board_text::{parse_board, parse_solution};
 use checkers::rules::game::Outcome;
 use checkers::search::budget::proof_budget;
 use checkers::search::solve::{solve, SolveOptions};
-use checkers::search::{Features, Limits, Score, Searcher};
+use checkers::search::{Features, Limits, PuzzleSearcher, Score};
 use checkers::Position;
 
 /// The analyser's value as a search score (from the side to move).
@@ -25,8 +25,8 @@ fn as_score(value: Value) -> Option<Score> {
 
 /// A searcher that proves by the proof search alone: one node of deepening (which stops at
 /// once), no endgame databases.
-fn prove_only(pos: &Position) -> Option<checkers::search::Thought> {
-    let mut searcher = Searcher::with_features(
+fn prove_only(pos: &Position) -> Option<checkers::search::PuzzleThought> {
+    let mut searcher = PuzzleSearcher::with_features(
         16,
         Features {
             endgame_db: false,
@@ -221,7 +221,7 @@ fn an_unconfirmed_move_reports_its_exact_bound() {
     let pos = parse_board(&read("puzzles/p05.txt")).expect("board");
     let mut cut_short = 0;
     for nodes in (500..12_000).step_by(100) {
-        let mut searcher = Searcher::new(16);
+        let mut searcher = PuzzleSearcher::new(16);
         let limits = Limits {
             nodes: Some(nodes),
             proof_nodes: Some(0),

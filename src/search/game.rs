@@ -16,6 +16,7 @@ use crate::rules::movegen::{self, CrowningRule, Routes};
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::position::Position;
 
+use super::endgame::{EndgameDb, PROBE_PIECES};
 use super::eval::Evaluator;
 use super::ordering::MoveOrderer;
 use super::score::{Score, MAX_PLY};
@@ -166,6 +167,8 @@ pub struct GameSearcher {
     /// Repetition keys of the positions from the last irreversible move of the game up to the
     /// current node, with, for each, how many of the preceding ones it could repeat.
     path: Vec<(u64, u32)>,
+    /// Endgame databases read at the root and at every node of few enough pieces.
+    endgame: Option<Arc<EndgameDb>>,
 }
 
 impl GameSearcher {
@@ -182,7 +185,61 @@ impl GameSearcher {
             rule: DrawRule::None,
             crowning: CrowningRule::EndsMove,
             path: Vec::new(),
+            endgame: None,
         }
+    }
+
+    /// Reads `db` (typically the files of `egdb build --pieces 6`, a block at a time) at the
+    /// root and at the nodes of at most [`PROBE_PIECES`] pieces: a position it values is not
+    /// searched, when the value holds under the game's draw rule (see
+    /// [`endgame_score`](Self::endgame_score)).
+    pub fn set_endgame(&mut self, db: Arc<EndgameDb>) {
+        self.endgame = Some(db);
+    }
+
+    /// The databases' exact score of `pos` at `at`, when they value it and the value holds in
+    /// this game: always for a draw (the draw rule only adds draws); for a win or a loss only
+    /// when the game ends before the quiet-move count the rule leaves could run out, even if
+    /// every ply were quiet (otherwise the rule may draw it first, and the search decides). The
+    /// databases are of the standard crowning rule: not read under another.
+    fn endgame_score(&self, pos: &Position, at: At) -> Option<Score> {
+        let db = self.endgame.as_ref()?;
+        if self.crowning != CrowningRule::EndsMove || pos.occupied().count() as usize > PROBE_PIECES
+        {
+            return None;
+        }
+        let score = db.score(pos, at.ply)?;
+        match (score.plies_to_end(), self.rule.quiet_limit()) {
+            (None, _) | (Some(_), None) => Some(score),
+            (Some(end), Some(limit)) => {
+                let plies = end.saturating_sub(at.ply as u32);
+                (at.quiet.saturating_add(plies) < limit).then_some(score)
+            }
+        }
+    }
+
+    /// The move the databases choose at the root: the fastest win, else a draw, else the
+    /// slowest loss (the first in move order among equals), when they value every move within
+    /// the draw rule ([`endgame_score`](Self::endgame_score)).
+    fn endgame_move(&self, pos: &Position, moves: &MoveList, quiet: u32) -> Option<(Move, Score)> {
+        self.endgame.as_ref()?;
+        let mut best: Option<(Move, Score)> = None;
+        for &mv in moves.iter() {
+            let child = pos.play(mv);
+            let at = At {
+                ply: 1,
+                quiet: if self.rule.is_progress(pos, mv) {
+                    0
+                } else {
+                    quiet.saturating_add(1)
+                },
+            };
+            let score = -self.endgame_score(&child, at)?;
+            if best.is_none_or(|(_, b)| score > b) {
+                best = Some((mv, score));
+            }
+        }
+        best
     }
 
     /// The options.
@@ -214,6 +271,16 @@ impl GameSearcher {
             .unwrap_or(MAX_GAME_DEPTH)
             .clamp(1, MAX_GAME_DEPTH);
         self.prepare(root, limits);
+        if let Some((mv, score)) = self.endgame_move(&pos, &moves, root.quiet_plies) {
+            return Some(GameThought {
+                best: mv,
+                score,
+                depth: 1,
+                nodes: 0,
+                elapsed: stopwatch.elapsed(),
+                pv: vec![mv],
+            });
+        }
         let mut best = GameThought {
             best: first,
             score: Score::ZERO,
@@ -462,6 +529,15 @@ impl GameSearcher {
             return Score::ZERO;
         }
         let ply = at.ply;
+        if ply > 0 && !self.is_draw(at) {
+            if let Some(score) = self.endgame_score(pos, at) {
+                return if score == Score::ZERO {
+                    self.draw_score(ply)
+                } else {
+                    score
+                };
+            }
+        }
         // At the horizon, captures (which are forced) are searched on; quiet positions are
         // evaluated without building their move list.
         let horizon = depth <= 0 || ply >= MAX_PLY;
@@ -623,6 +699,76 @@ pub fn is_reversible(pos: &Position, mv: Move) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    struct NoClock;
+    impl Stopwatch for NoClock {
+        fn elapsed(&self) -> Duration {
+            Duration::ZERO
+        }
+    }
+
+    /// With the databases of up to three pieces, two kings against one are won at once by the
+    /// shortest way, without a node searched; under the CSCI561 rule with too few quiet plies
+    /// left for that win, the databases' win is not taken as one and the search decides.
+    #[test]
+    fn the_databases_choose_the_move_when_their_value_holds_in_the_game() {
+        use crate::search::endgame::store::Store;
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let mut db = EndgameDb::with_store(Store::new(dir.path()));
+        db.build_store(3, &mut |_, _| {}, &mut |_| {})
+            .expect("built");
+        let db = Arc::new(EndgameDb::with_store(Store::new(dir.path())));
+        let pos = crate::formats::board_text::parse_board(
+            b"........\n\
+              ........\n\
+              ...b....\n\
+              ........\n\
+              ........\n\
+              ........\n\
+              ........\n\
+              R.R.....\n",
+        )
+        .expect("a board");
+        let pos = Position::new(
+            pos.pieces(crate::rules::piece::Color::Red),
+            pos.pieces(crate::rules::piece::Color::Black),
+            pos.occupied(),
+            crate::rules::piece::Color::Red,
+        )
+        .expect("kings only");
+        let truth = db.score(&pos, 0).expect("valued");
+        assert!(truth.is_win());
+        let think = |rule, quiet| {
+            let mut searcher = GameSearcher::new(GameOptions::default());
+            searcher.set_endgame(Arc::clone(&db));
+            let history = [pos];
+            let root = GameRoot {
+                history: &history,
+                quiet_plies: quiet,
+                rule,
+                crowning: CrowningRule::EndsMove,
+            };
+            let limits = GameLimits {
+                depth: Some(4),
+                ..GameLimits::default()
+            };
+            searcher.think(root, &NoClock, limits).expect("a move")
+        };
+        let read = think(DrawRule::None, 0);
+        assert_eq!((read.score, read.nodes), (truth, 0));
+        assert_eq!(
+            db.score(&pos.play(read.best), 1).map(|s| -s),
+            Some(truth),
+            "the shortest win"
+        );
+        let plies = truth.plies_to_end().expect("a win");
+        let late = think(
+            DrawRule::Csci561,
+            crate::rules::draw::QUIET_PLY_LIMIT - plies,
+        );
+        assert!(late.nodes > 0, "searched, not read");
+        assert!(!late.score.is_win() || late.score.plies_to_end() < Some(plies));
+    }
 
     #[test]
     fn reductions_grow_with_depth_and_move_number_but_never_reach_the_horizon() {

@@ -7,6 +7,8 @@ use super::game::Game;
 use super::player::{Player, PlayerError};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
+use crate::search::endgame::store::Store;
+use crate::search::endgame::EndgameDb;
 use crate::search::eval::{Evaluator, Weights};
 use crate::search::game::{
     is_reversible, GameLimits, GameOptions, GameRoot, GameSearcher, Stopwatch,
@@ -30,6 +32,8 @@ pub struct EngineOptions {
     /// Temporary (issue 20's strength match): play with the game search as it was before it was
     /// unified with the puzzle search.
     pub legacy: bool,
+    /// Endgame databases to read (a directory of `checkers egdb build`), a block at a time.
+    pub egdb: Option<std::path::PathBuf>,
 }
 
 /// The search an engine plays with.
@@ -75,7 +79,11 @@ impl Engine {
             };
             Search::Legacy(Box::new(super::legacy::search::Searcher::new(legacy)))
         } else {
-            Search::Unified(Box::new(GameSearcher::new(options.search.clone())))
+            let mut searcher = GameSearcher::new(options.search.clone());
+            if let Some(dir) = &options.egdb {
+                searcher.set_endgame(std::sync::Arc::new(EndgameDb::with_store(Store::new(dir))));
+            }
+            Search::Unified(Box::new(searcher))
         };
         Engine {
             options,
@@ -185,6 +193,9 @@ impl Engine {
         }
         if options.legacy {
             parts.push("legacy=1".to_owned());
+        }
+        if let Some(dir) = &options.egdb {
+            parts.push(format!("egdb={}", dir.display()));
         }
         if parts.is_empty() {
             "engine".to_owned()

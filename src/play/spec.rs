@@ -137,7 +137,7 @@ impl FromStr for PlayerSpec {
                 let mut o = EngineOptions::default();
                 for opt in options() {
                     const KNOWN: &str = "time=SECONDS, nodes=N, depth=N, table=MIB, contempt=N, \
-                         or an evaluation weight such as back_rank=N";
+                         egdb=DIR, or an evaluation weight such as back_rank=N";
                     let Some((key, v)) = opt.split_once('=') else {
                         return Err(unknown(opt, KNOWN));
                     };
@@ -182,6 +182,7 @@ impl FromStr for PlayerSpec {
                             o.search.table_mb = mb as usize;
                         }
                         "legacy" => o.legacy = v == "1",
+                        "egdb" => o.egdb = Some(std::path::PathBuf::from(v)),
                         "contempt" => {
                             o.search.contempt = v
                                 .parse::<i32>()

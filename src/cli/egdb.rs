@@ -47,6 +47,11 @@ enum EgdbAction {
         #[arg(long, value_name = "N")]
         threads: Option<usize>,
 
+        /// Build only this class (as in `2K1M v 1K`), from the files of the classes it reads:
+        /// one job of a build spread over many machines (docs/egdb.md gives the order).
+        #[arg(long, value_name = "CLASS")]
+        class: Option<String>,
+
         /// Most memory the build may take, in MiB (default: the memory the system says is
         /// available). A build whose estimated peak is larger is refused before it starts.
         #[arg(long, value_name = "MIB")]
@@ -150,9 +155,13 @@ pub fn run(args: &EgdbArgs) -> Result<ExitCode> {
             pieces,
             egdb,
             threads,
+            class,
             max_memory,
             quiet,
-        } => build(*pieces, egdb.as_ref(), *threads, *max_memory, *quiet),
+        } => match class {
+            Some(class) => build_class(class, egdb.as_ref(), *threads, *quiet),
+            None => build(*pieces, egdb.as_ref(), *threads, *max_memory, *quiet),
+        },
         EgdbAction::Verify {
             pieces,
             egdb,
@@ -457,4 +466,35 @@ fn probe(pieces: usize, egdb: Option<&PathBuf>, count: usize, seed: u64) -> Resu
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// Runs `checkers egdb build --class CLASS`.
+fn build_class(
+    class: &str,
+    egdb: Option<&PathBuf>,
+    threads: Option<usize>,
+    quiet: bool,
+) -> Result<ExitCode> {
+    let dir = store_dir(egdb)
+        .context("no cache directory on this platform: choose one with --egdb DIR")?;
+    set_threads(threads)?;
+    let mut db = EndgameDb::with_store(Store::new(&dir));
+    let r = db
+        .build_store_class(class)
+        .with_context(|| format!("building {class} in {}", dir.display()))?;
+    if !quiet {
+        output::eprintln(&format!(
+            "{}: {} {:.1} M positions, {:.2} MB{}",
+            dir.display(),
+            r.class,
+            r.positions as f64 / 1e6,
+            r.file_bytes as f64 / 1e6,
+            if r.built {
+                format!(", built in {:.1} s", r.seconds)
+            } else {
+                ", kept".to_string()
+            }
+        ))?;
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -445,6 +445,67 @@ impl EndgameDb {
     }
 }
 
+impl EndgameDb {
+    /// Builds the one class named `name` (as in `2K1M v 1K`; one of the classes of
+    /// [`classes_up_to`](super::classes_up_to)) into the store, reading the classes it leads to
+    /// from their files: one job of a build spread over many machines, run once the classes it
+    /// reads are there (see docs/egdb.md). A class whose file is there with a good header is
+    /// kept.
+    ///
+    /// # Errors
+    /// [`StoreError::Damaged`] when no class has that name or a class it reads has no file
+    /// (naming it), and as [`build_store`](Self::build_store).
+    pub fn build_store_class(&mut self, name: &str) -> Result<ClassReport, StoreError> {
+        let Some(store) = self.store.clone() else {
+            return Err(StoreError::Damaged {
+                path: PathBuf::new(),
+                reason: "no database directory".to_string(),
+            });
+        };
+        let Some(class) = build_order(2 * MAX_GROUP)
+            .into_iter()
+            .find(|c| c.to_string() == name)
+        else {
+            return Err(StoreError::Damaged {
+                path: store.dir().to_path_buf(),
+                reason: format!("no class is named `{name}` (write it as in `2K1M v 1K`)"),
+            });
+        };
+        let began = std::time::Instant::now();
+        let built = !store.present(class);
+        if built {
+            self.classes.clear();
+            for source in sources(class) {
+                let table = store.load(source)?.ok_or_else(|| StoreError::Damaged {
+                    path: store.path(source),
+                    reason: format!("missing: {source} must be built before {class}"),
+                })?;
+                self.classes.insert(source, table);
+            }
+            let table =
+                self.build(class, &Guard::until(None))
+                    .map_err(|e| StoreError::Damaged {
+                        path: store.path(class),
+                        reason: e.to_string(),
+                    })?;
+            store.save(class, &table)?;
+            self.classes.clear();
+        }
+        Ok(ClassReport {
+            class: class.to_string(),
+            positions: class.size(),
+            file_bytes: fs::metadata(store.path(class)).map_or(0, |m| m.len()),
+            built,
+            damaged: None,
+            seconds: if built {
+                began.elapsed().as_secs_f64()
+            } else {
+                0.0
+            },
+        })
+    }
+}
+
 /// Rewrites the file of `class` with the value at `index` changed to `value`, checksums and
 /// all: a file whose blocks are sound but whose values are wrong, for the tests of `egdb
 /// verify`.
@@ -740,5 +801,29 @@ mod tests {
             db.build_plan(4).to_build,
             db.build_plan(4).positions - plan.positions
         );
+    }
+
+    /// One class built alone from the files of the classes it reads is the class the whole
+    /// build writes; without those files it is refused, naming the one missing.
+    #[test]
+    fn one_class_is_built_alone_from_the_files_it_reads() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        stored(dir.path(), 3);
+        let store = Store::new(dir.path());
+        let class = *build_order(3).last().expect("a class");
+        let whole = fs::read(store.path(class)).expect("written");
+        fs::remove_file(store.path(class)).expect("removed");
+        let mut db = EndgameDb::with_store(store.clone());
+        let report = db.build_store_class(&class.to_string()).expect("built");
+        assert!(report.built);
+        assert_eq!(fs::read(store.path(class)).expect("written"), whole);
+        let source = sources(class)[0];
+        fs::remove_file(store.path(class)).expect("removed");
+        fs::remove_file(store.path(source)).expect("removed");
+        let err = db
+            .build_store_class(&class.to_string())
+            .expect_err("refused");
+        assert!(err.to_string().contains("missing"), "{err}");
+        assert!(db.build_store_class("9K v 9K").is_err());
     }
 }

@@ -359,7 +359,12 @@ impl EndgameDb {
         if own == 0 {
             return Some(1);
         }
-        if !index::placeable(p) {
+        // No table has a side of more than five pieces or none (the index cannot rank them),
+        // nor a man on its crowning row or two pieces on a cell.
+        if !(1..=MAX_GROUP).contains(&m.reds())
+            || !(1..=MAX_GROUP).contains(&m.blacks())
+            || !index::placeable(p)
+        {
             return None;
         }
         if let Some(t) = self.classes.get(&m.canonical()) {

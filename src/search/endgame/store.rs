@@ -527,6 +527,7 @@ pub(crate) fn tamper(store: &Store, class: Material, index: usize, value: u8) {
 mod tests {
     use super::super::pieces::Pieces;
     use super::*;
+    use crate::rules::bitboard::Bitboard;
     use crate::rules::piece::Color;
     use crate::rules::position::Position;
     use crate::rules::square::Square;
@@ -825,5 +826,28 @@ mod tests {
             .expect_err("refused");
         assert!(err.to_string().contains("missing"), "{err}");
         assert!(db.build_store_class("9K v 9K").is_err());
+    }
+
+    /// Positions no table holds (a side of six pieces, a side without pieces to move against,
+    /// a man on its crowning row) are answered with nothing, never a panic.
+    #[test]
+    fn positions_no_table_holds_are_not_looked_up() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        stored(dir.path(), 2);
+        let db = EndgameDb::with_store(Store::new(dir.path()));
+        let at = |row, col| Square::new(row, col).expect("on the board").bit();
+        let six = at(5, 0) | at(5, 2) | at(5, 4) | at(5, 6) | at(6, 1) | at(6, 3);
+        let alone = Position::new(six, Bitboard::EMPTY, six, Color::Red);
+        if let Ok(pos) = alone {
+            assert_eq!(db.score(&pos, 0), None);
+        }
+        let crowded = Position::new(six, at(1, 0), Bitboard::EMPTY, Color::Black);
+        if let Ok(pos) = crowded {
+            assert_eq!(db.score(&pos, 0), None);
+        }
+        let crowned_man = Position::new(at(0, 1), at(4, 1), Bitboard::EMPTY, Color::Black);
+        if let Ok(pos) = crowned_man {
+            assert_eq!(db.score(&pos, 0), None);
+        }
     }
 }

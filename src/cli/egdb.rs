@@ -429,27 +429,28 @@ fn probe(pieces: usize, egdb: Option<&PathBuf>, count: usize, seed: u64) -> Resu
             }
         }
     }
+    // Each position is looked up once (reading its block unless an earlier position's read
+    // it), then `rounds` times more at once, its block then cached for certain.
+    let rounds = 1000;
     let (mut cold, mut cold_n, mut missing) = (0f64, 0usize, 0usize);
+    let (mut warm, mut found) = (0f64, 0usize);
     for pos in &positions {
         let before = db.blocks_read();
         let t = Instant::now();
-        let found = db.score(pos, 0).is_some();
+        let first = db.score(pos, 0).is_some();
         let spent = t.elapsed().as_secs_f64();
-        missing += usize::from(!found);
+        missing += usize::from(!first);
         if db.blocks_read() > before {
             cold += spent;
             cold_n += 1;
         }
-    }
-    let rounds = 100;
-    let t = Instant::now();
-    let mut found = 0usize;
-    for _ in 0..rounds {
-        for pos in &positions {
+        let t = Instant::now();
+        for _ in 0..rounds {
             found += usize::from(db.score(pos, 0).is_some());
         }
+        warm += t.elapsed().as_secs_f64();
     }
-    let warm = t.elapsed().as_secs_f64() / (rounds * positions.len()).max(1) as f64;
+    let warm = warm / (rounds * positions.len()).max(1) as f64;
     if let Some(why) = db.damaged_file() {
         output::eprintln(&format!("checkers: warning: {why}"))?;
     }

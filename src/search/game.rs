@@ -191,8 +191,8 @@ impl GameSearcher {
 
     /// Reads `db` (typically the files of `egdb build --pieces 6`, a block at a time) at the
     /// root and at the nodes of at most [`PROBE_PIECES`] pieces: a position it values is not
-    /// searched, when the value holds under the game's draw rule (see
-    /// [`endgame_score`](Self::endgame_score)).
+    /// searched, when the value holds under the game's draw rule (a draw always; a win or a
+    /// loss only when the game ends before the quiet-move count left could run out).
     pub fn set_endgame(&mut self, db: Arc<EndgameDb>) {
         self.endgame = Some(db);
     }

@@ -15,9 +15,11 @@ pub mod ordering;
 pub mod proof;
 pub mod score;
 pub mod solve;
+pub mod stop;
 pub mod tt;
 
 pub use alphabeta::{BuildCaps, Features, Limits, ProofEngine, SearchStats, Searcher};
 pub use iterdeep::Thought;
 pub use proof::Proof;
 pub use score::Score;
+pub use stop::Stop;

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use crate::rules::game::{GameRecord, Outcome};
 use crate::rules::position::Position;
 use crate::search::endgame::{BuildError, EndgameDb, MAX_POSITIONS, QUICK_POSITIONS};
-use crate::search::{BuildCaps, Features, Limits, Score, SearchStats, Searcher};
+use crate::search::{BuildCaps, Features, Limits, Score, SearchStats, Searcher, Stop};
 
 /// How to play a puzzle.
 #[derive(Clone, Copy, Debug)]
@@ -199,9 +199,24 @@ pub fn solve(puzzle: Position, options: &SolveOptions) -> Solution {
 /// built earlier, see [`EndgameDb::with_store`]).
 #[must_use]
 pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) -> Solution {
+    solve_until(puzzle, options, endgame, &Stop::default())
+}
+
+/// [`solve_with`] that can be stopped from another thread: once `stop` is set, the searches
+/// and database builds end as at the time limit, and the game is finished by the quick
+/// shallow moves played past it (the solution is then `time_limited`, and its line is not
+/// the one an uninterrupted run gives).
+#[must_use]
+pub fn solve_until(
+    puzzle: Position,
+    options: &SolveOptions,
+    endgame: EndgameDb,
+    stop: &Stop,
+) -> Solution {
     let started = Instant::now();
     let soft_deadline = started + options.time_limit.mul_f64(1.0 - RESERVE);
     let mut searcher = Searcher::with_features(options.tt_megabytes, options.features);
+    searcher.set_stop(stop.clone());
     searcher.set_endgame(endgame);
     let mut game = GameRecord::new(puzzle, options.fifty_move_rule);
     let mut root_score = None;
@@ -222,7 +237,7 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
             break outcome;
         }
         let pos = game.current();
-        let out_of_time = Instant::now() >= soft_deadline;
+        let out_of_time = Instant::now() >= soft_deadline || stop.is_set();
         let first_turn = game.states().len() <= 2;
         let budget = if first_turn {
             options.nodes_per_move.saturating_mul(FIRST_TURN_FACTOR)
@@ -318,6 +333,22 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stopped_solve_finishes_the_game_with_quick_moves() {
+        let stop = Stop::new();
+        stop.stop();
+        let options = SolveOptions {
+            time_limit: Duration::from_secs(1000),
+            ..SolveOptions::default()
+        };
+        let solution = solve_until(Position::start(), &options, EndgameDb::default(), &stop);
+        // Every turn was played past the stop as past the time limit: no turn searched.
+        assert!(solution.time_limited);
+        assert!(!solution.proven);
+        assert_eq!(solution.stats.nodes, 0);
+        assert!(solution.states.len() > 1);
+    }
 
     #[test]
     fn a_later_proof_is_tried_only_when_the_end_seen_is_near_the_bound_reached() {

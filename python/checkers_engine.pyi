@@ -136,6 +136,10 @@ class Solution:
     def seconds(self) -> float:
         """Wall time of the solve, in seconds."""
 
+    def summary(self) -> str:
+        """The line the command line prints on stderr after solving, e.g. ``red wins after 7
+        moves (proven optimal); 8 states; 0.001 s; 489 nodes; table hit rate 74%``."""
+
     def text(self, format: Literal["text", "pdn", "fen"] = "text") -> str:
         """The solution as the command line writes it: ``"text"`` (the exact bytes of
         ``--outputfile``), ``"pdn"`` or ``"fen"``."""

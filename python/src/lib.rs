@@ -27,8 +27,6 @@ use checkers::rules::draw::DrawRule;
 use checkers::rules::game::Outcome;
 use checkers::rules::movegen::{legal_moves, Routes};
 use checkers::rules::perft::{self, PerftTable};
-use checkers::search::endgame::store::Store;
-use checkers::search::endgame::EndgameDb;
 use checkers::search::solve::{self, SolveOptions};
 use checkers::search::Stop;
 use checkers::tools::verify::{self, Optimality};
@@ -441,6 +439,12 @@ impl PySolution {
         self.inner.elapsed.as_secs_f64()
     }
 
+    /// The line the command line prints on stderr after solving, e.g. ``red wins after 7 moves
+    /// (proven optimal); 8 states; 0.001 s; 489 nodes; table hit rate 74%``.
+    fn summary(&self) -> String {
+        export::summary(&self.inner)
+    }
+
     /// The solution as the command line writes it (``--format``): ``"text"`` (every state as 8
     /// lines, an empty line between states: the exact bytes of ``--outputfile``), ``"pdn"`` or
     /// ``"fen"``. PDN and FEN raise ``ValueError`` when a piece stands on a light cell.
@@ -538,11 +542,7 @@ fn py_solve(
         fifty_move_rule: draw_rule,
         ..SolveOptions::default()
     };
-    let chosen = egdb.is_some();
-    let endgame = match egdb.or_else(Store::default_dir) {
-        Some(dir) if chosen || dir.is_dir() => EndgameDb::with_store(Store::new(dir)),
-        _ => EndgameDb::default(),
-    };
+    let endgame = solve::endgame_databases(egdb.as_deref());
     let stop = Stop::new();
     let flag = stop.clone();
     let solution = run_interruptible(py, Some(&stop), move || {

@@ -1,10 +1,12 @@
 //! Playing a whole game from a puzzle: both sides search each turn, and the game record decides
 //! when the game is over.
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::rules::game::{GameRecord, Outcome};
 use crate::rules::position::Position;
+use crate::search::endgame::store::Store;
 use crate::search::endgame::{BuildError, EndgameDb, MAX_POSITIONS, QUICK_POSITIONS};
 use crate::search::{BuildCaps, Features, Limits, Score, SearchStats, Searcher, Stop};
 
@@ -188,6 +190,17 @@ pub fn build_caps(line_proven: bool) -> BuildCaps {
 const RESERVE: f64 = 0.15;
 /// Depth of the quick searches played once the time limit is near: shallow enough to be instant.
 const QUICK_DEPTH: u32 = 4;
+
+/// The endgame databases a solve starts from, as the command line and the Python package choose
+/// them: those kept in `chosen` (made when missing), else in [`Store::default_dir`] when that
+/// directory exists, else none (what the game needs is built in memory).
+#[must_use]
+pub fn endgame_databases(chosen: Option<&Path>) -> EndgameDb {
+    match chosen.map(Path::to_path_buf).or_else(Store::default_dir) {
+        Some(dir) if chosen.is_some() || dir.is_dir() => EndgameDb::with_store(Store::new(dir)),
+        _ => EndgameDb::default(),
+    }
+}
 
 /// Plays the game from `puzzle` (red to move) to its end.
 #[must_use]

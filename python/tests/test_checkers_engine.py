@@ -346,8 +346,9 @@ def test_bad_solution_text_names_the_string():
         lambda: ce.think(Position.start(), time_ms=10, nodes=10),
         lambda: ce.think(Position.start(), depth=0),
         lambda: ce.verify(read("puzzles/p03.txt"), read("expected/p03.txt"), max_mb=1),
-        lambda: ce.solve(Position.start()).text("html"),
+        lambda: ce.solve(read("puzzles/p01.txt")).text("html"),
     ],
+    ids=["time 0", "time nan", "no nodes", "two limits", "depth 0", "1 MiB", "format"],
 )
 def test_bad_options_raise_value_error(call):
     with pytest.raises(ValueError):

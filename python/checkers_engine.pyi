@@ -11,7 +11,9 @@ from __future__ import annotations
 import os
 from typing import Literal, Optional, Union, final
 
-Side = Literal["red", "black"]
+_Side = Literal["red", "black"]
+
+__all__ = ["Move", "Position", "Solution", "Verification", "solve", "think", "verify"]
 
 @final
 class Position:
@@ -47,7 +49,7 @@ class Position:
         newline (the side to move is not written)."""
 
     @property
-    def side_to_move(self) -> Side:
+    def side_to_move(self) -> _Side:
         """``"red"`` or ``"black"``."""
 
     def warnings(self) -> list[str]:
@@ -73,7 +75,7 @@ class Position:
     def _repr_svg_(self) -> str:
         """The SVG picture, which a notebook shows."""
 
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
 @final
@@ -97,7 +99,7 @@ class Move:
     def position(self) -> Position:
         """The position the move is played from."""
 
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
 @final
@@ -117,7 +119,7 @@ class Solution:
         """The number of moves (plies) played."""
 
     @property
-    def winner(self) -> Optional[Side]:
+    def winner(self) -> Optional[_Side]:
         """``"red"``, ``"black"``, or ``None`` for a draw."""
 
     @property

@@ -43,6 +43,8 @@ pub struct Engine {
     options: EngineOptions,
     searcher: Search,
     last: Option<Thought>,
+    /// Set from elsewhere to stop every later search (see [`Engine::set_stop`]).
+    stop: Option<crate::search::Stop>,
 }
 
 impl Stopwatch for Clock {
@@ -81,7 +83,17 @@ impl Engine {
             options,
             searcher,
             last: None,
+            stop: None,
         }
+    }
+
+    /// Stops every later search once `stop` is set, as at the clock's hard limit: the move
+    /// found so far is played.
+    pub fn set_stop(&mut self, stop: crate::search::Stop) {
+        if let Search::Legacy(searcher) = &mut self.searcher {
+            searcher.set_stop(stop.clone());
+        }
+        self.stop = Some(stop);
     }
 
     /// The options.
@@ -129,7 +141,7 @@ impl Engine {
                     nodes: self.options.nodes,
                     soft: budget.soft,
                     hard: budget.hard,
-                    stop: None,
+                    stop: self.stop.clone(),
                 };
                 searcher.think(root, clock, limits)
             }
@@ -230,5 +242,28 @@ impl Player for Engine {
         self.think(game, clock)
             .map(|t| t.best)
             .ok_or(PlayerError::NoLegalMove)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::draw::DrawRule;
+    use crate::rules::position::Position;
+
+    #[test]
+    fn a_stopped_engine_plays_the_move_found_so_far() {
+        let mut engine = Engine::new(EngineOptions {
+            depth: Some(12),
+            ..EngineOptions::default()
+        });
+        let stop = crate::search::Stop::new();
+        engine.set_stop(stop.clone());
+        stop.stop();
+        let game = Game::new(Position::start(), DrawRule::None);
+        let thought = engine.think(&game, &Clock::unlimited()).expect("a move");
+        assert!(game.legal_moves().contains(&thought.best));
+        // It stops at its first look at the flag instead of searching 12 plies deep.
+        assert!(thought.nodes <= 2 * 1024, "{} nodes", thought.nodes);
     }
 }

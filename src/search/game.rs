@@ -7,8 +7,6 @@
 //! the clock, a node budget or a stop flag, and returns the best move of the deepest finished
 //! iteration (or the better move a stopped iteration already found).
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 use crate::rules::draw::DrawRule;
@@ -19,6 +17,7 @@ use crate::rules::position::Position;
 use super::eval::Evaluator;
 use super::ordering::MoveOrderer;
 use super::score::{Score, MAX_PLY};
+use super::stop::Stop;
 use super::tt::{Bound, Entry, TranspositionTable};
 
 /// Deepest iteration of a game search, in plies (the lines it follows are at most
@@ -46,7 +45,7 @@ pub struct GameLimits {
     /// The search stops at this time on the stopwatch, wherever it is.
     pub hard: Option<Duration>,
     /// Set from elsewhere to stop the search as soon as it reads it.
-    pub stop: Option<Arc<AtomicBool>>,
+    pub stop: Option<Stop>,
 }
 
 /// The position to move and the game around it, as the search needs it.
@@ -436,11 +435,7 @@ impl GameSearcher {
             self.stopped = true;
         } else if self.nodes % CLOCK_INTERVAL == 0 {
             let late = self.limits.hard.is_some_and(|h| stopwatch.elapsed() >= h);
-            let told = self
-                .limits
-                .stop
-                .as_ref()
-                .is_some_and(|s| s.load(Ordering::Relaxed));
+            let told = self.limits.stop.as_ref().is_some_and(Stop::is_set);
             if late || told {
                 self.stopped = true;
             }

@@ -1,6 +1,7 @@
 //! The puzzle driver's game: both sides search each turn within the budget of
 //! [`budget`](super::budget), and the game record decides when the game is over.
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::rules::game::{GameRecord, Outcome};
@@ -8,8 +9,9 @@ use crate::rules::position::Position;
 use crate::search::budget::{
     GameBudget, DEFAULT_NODES_PER_MOVE, DEFAULT_NODES_PER_SECOND, QUICK_DEPTH,
 };
+use crate::search::endgame::store::Store;
 use crate::search::endgame::{BuildError, EndgameDb};
-use crate::search::{Features, PuzzleSearcher, Score, SearchStats};
+use crate::search::{Features, PuzzleSearcher, Score, SearchStats, Stop};
 
 /// How to play a puzzle.
 #[derive(Clone, Copy, Debug)]
@@ -98,6 +100,17 @@ impl Solution {
     }
 }
 
+/// The endgame databases a solve starts from, as the command line and the Python package choose
+/// them: those kept in `chosen` (made when missing), else in [`Store::default_dir`] when that
+/// directory exists, else none (what the game needs is built in memory).
+#[must_use]
+pub fn endgame_databases(chosen: Option<&Path>) -> EndgameDb {
+    match chosen.map(Path::to_path_buf).or_else(Store::default_dir) {
+        Some(dir) if chosen.is_some() || dir.is_dir() => EndgameDb::with_store(Store::new(dir)),
+        _ => EndgameDb::default(),
+    }
+}
+
 /// Plays the game from `puzzle` (red to move) to its end.
 #[must_use]
 pub fn solve(puzzle: Position, options: &SolveOptions) -> Solution {
@@ -108,6 +121,20 @@ pub fn solve(puzzle: Position, options: &SolveOptions) -> Solution {
 /// built earlier, see [`EndgameDb::with_store`]).
 #[must_use]
 pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) -> Solution {
+    solve_until(puzzle, options, endgame, &Stop::default())
+}
+
+/// [`solve_with`] that can be stopped from another thread: once `stop` is set, the searches
+/// and database builds end as at the time limit, and the game is finished by the quick
+/// shallow moves played past it (the solution is then `time_limited`, and its line is not
+/// the one an uninterrupted run gives).
+#[must_use]
+pub fn solve_until(
+    puzzle: Position,
+    options: &SolveOptions,
+    endgame: EndgameDb,
+    stop: &Stop,
+) -> Solution {
     let started = Instant::now();
     let mut budget = GameBudget::new(
         started,
@@ -116,6 +143,7 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
         options.nodes_per_second,
     );
     let mut searcher = PuzzleSearcher::with_features(options.tt_megabytes, options.features);
+    searcher.set_stop(stop.clone());
     searcher.set_endgame(endgame);
     let mut game = GameRecord::new(puzzle, options.fifty_move_rule);
     let mut root_score = None;
@@ -131,7 +159,7 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
             break outcome;
         }
         let pos = game.current();
-        let out_of_time = budget.out_of_time();
+        let out_of_time = budget.out_of_time() || stop.is_set();
         let first_turn = game.states().len() <= 2;
         let side = pos.side_to_move() as usize;
         let limits = budget.turn(side, first_turn, searcher.stats().nodes);
@@ -195,5 +223,26 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
         endgame_error: searcher.endgame_error().cloned(),
         unproven,
         elapsed: started.elapsed(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stopped_solve_finishes_the_game_with_quick_moves() {
+        let stop = Stop::new();
+        stop.stop();
+        let options = SolveOptions {
+            time_limit: Duration::from_secs(1000),
+            ..SolveOptions::default()
+        };
+        let solution = solve_until(Position::start(), &options, EndgameDb::default(), &stop);
+        // Every turn was played past the stop as past the time limit: no turn searched.
+        assert!(solution.time_limited);
+        assert!(!solution.proven);
+        assert_eq!(solution.stats.nodes, 0);
+        assert!(solution.states.len() > 1);
     }
 }

@@ -12,6 +12,7 @@ use crate::rules::draw::DrawRule;
 use crate::rules::movegen::{self, CrowningRule, Routes};
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::position::Position;
+use crate::search::stop::Stop;
 
 use super::eval::{evaluate_with, Weights};
 use super::table::{Bound, Entry, Table};
@@ -129,6 +130,8 @@ pub struct Searcher {
     /// Repetition keys of the positions from the last irreversible move of the game up to the
     /// current node, with, for each, how many of the preceding ones it could repeat.
     path: Vec<(u64, u32)>,
+    /// Stops the search from outside, as the clock's hard limit does.
+    stop: Stop,
 }
 
 impl Searcher {
@@ -148,7 +151,13 @@ impl Searcher {
             rule: DrawRule::None,
             crowning: CrowningRule::EndsMove,
             path: Vec::new(),
+            stop: Stop::default(),
         }
+    }
+
+    /// Stops every later search once `stop` is set, as at the clock's hard limit.
+    pub fn set_stop(&mut self, stop: Stop) {
+        self.stop = stop;
     }
 
     /// Forgets everything learnt (a new game).
@@ -395,7 +404,9 @@ impl Searcher {
         if self.node_limit.is_some_and(|n| self.nodes >= n) {
             self.stopped = true;
         } else if self.nodes % CLOCK_INTERVAL == 0 {
-            if let Some(hard) = self.hard {
+            if self.stop.is_set() {
+                self.stopped = true;
+            } else if let Some(hard) = self.hard {
                 if self.clock.elapsed() >= hard {
                     self.stopped = true;
                 }

@@ -23,10 +23,10 @@ pub enum OutputFormat {
 
 /// How a finished game's outcome is written in PDN.
 #[must_use]
-pub fn result_of(outcome: Outcome) -> GameResult {
-    match outcome {
-        Outcome::Win(color) => GameResult::win(color),
-        Outcome::DrawByRepetition | Outcome::DrawByFiftyMoves => GameResult::Draw,
+pub fn result_of(outcome: &Outcome) -> GameResult {
+    match outcome.winner() {
+        Some(color) => GameResult::win(color),
+        None => GameResult::Draw,
     }
 }
 
@@ -105,7 +105,7 @@ pub fn solution_game(solution: &Solution, event: &str) -> Result<Game, NotStanda
     game.comments = move_values(solution);
     game.comments.truncate(game.moves.len());
     game.comments.resize(game.moves.len(), None);
-    game.result = result_of(solution.outcome);
+    game.result = result_of(&solution.outcome);
     Ok(game)
 }
 

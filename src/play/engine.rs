@@ -3,9 +3,9 @@
 use std::time::Duration;
 
 use super::clock::{Budget, Clock, TimeBudget};
-use super::game::Game;
 use super::player::{Player, PlayerError};
 use super::search::{SearchLimits, SearchOptions, Searcher, Thought};
+use crate::rules::game::Game;
 use crate::rules::moves::Move;
 
 /// What limits and shapes the engine's thinking, on top of the clock it is given.

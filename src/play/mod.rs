@@ -1,5 +1,5 @@
 //! Playing whole games under a clock: the player interface ([`player`]), the clock ([`clock`]),
-//! games with their draw rules ([`game`]), the engine ([`engine`]: search in [`search`] and
+//! the engine ([`engine`]: search in [`search`] and
 //! [`table`], evaluation in [`eval`]), and player specifications such as `minimax:4`
 //! ([`spec`]).
 //!
@@ -8,15 +8,15 @@
 pub mod clock;
 pub mod engine;
 pub mod eval;
-pub mod game;
 pub mod player;
 pub mod search;
 pub mod spec;
 pub mod table;
 
+/// The game model lives in the rules layer, so that the puzzle solver shares it.
+pub use crate::rules::game::{Forfeit, Game, GameError, Outcome};
 pub use clock::{Budget, Clock, TimeBudget, TimeMeasure};
 pub use engine::{Engine, EngineOptions};
-pub use game::{Game, GameEnd, GameError};
 pub use player::{MinimaxPlayer, Player, PlayerError, RandomPlayer};
 pub use search::Thought;
 pub use spec::{PlayerSpec, SpecError};

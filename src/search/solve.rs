@@ -3,7 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use crate::rules::game::{GameRecord, Outcome};
+use crate::rules::draw::DrawRule;
+use crate::rules::game::{Forfeit, Game, Outcome};
 use crate::rules::position::Position;
 use crate::search::endgame::{BuildError, EndgameDb, MAX_POSITIONS, QUICK_POSITIONS};
 use crate::search::{BuildCaps, Features, Limits, Score, SearchStats, Searcher};
@@ -27,8 +28,9 @@ pub struct SolveOptions {
     pub nodes_per_second: u64,
     /// Search enhancements in use (all by default; fewer only to measure their worth).
     pub features: Features,
-    /// End the game as a draw after 50 moves of each side without capture or crowning.
-    pub fifty_move_rule: bool,
+    /// The draw rule the game is played under: [`DrawRule::None`] (the puzzle rules) or
+    /// [`DrawRule::FiftyMoves`] (the optional tournament rule).
+    pub draw_rule: DrawRule,
 }
 
 impl Default for SolveOptions {
@@ -39,7 +41,7 @@ impl Default for SolveOptions {
             time_limit: Duration::from_secs(50),
             nodes_per_move: 100_000,
             nodes_per_second: DEFAULT_NODES_PER_SECOND,
-            fifty_move_rule: false,
+            draw_rule: DrawRule::None,
             features: Features::default(),
         }
     }
@@ -203,7 +205,7 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
     let soft_deadline = started + options.time_limit.mul_f64(1.0 - RESERVE);
     let mut searcher = Searcher::with_features(options.tt_megabytes, options.features);
     searcher.set_endgame(endgame);
-    let mut game = GameRecord::new(puzzle, options.fifty_move_rule);
+    let mut game = Game::new(puzzle, options.draw_rule);
     let mut root_score = None;
     let mut proven = true;
     // Whether every searched move's score was a draw (see the `proven` of the solution).
@@ -221,9 +223,9 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
         if let Some(outcome) = game.outcome() {
             break outcome;
         }
-        let pos = game.current();
+        let pos = *game.current();
         let out_of_time = Instant::now() >= soft_deadline;
-        let first_turn = game.states().len() <= 2;
+        let first_turn = game.positions().len() <= 2;
         let budget = if first_turn {
             options.nodes_per_move.saturating_mul(FIRST_TURN_FACTOR)
         } else {
@@ -258,10 +260,12 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
         };
         let Some(thought) = thought else {
             // `outcome()` saw a legal move; `think` agrees by construction.
-            break Outcome::Win(pos.side_to_move().opponent());
+            break Outcome::Win {
+                winner: pos.side_to_move().opponent(),
+            };
         };
         if thought.score.is_some() {
-            if root_score.is_none() && game.states().len() == 1 && thought.proven {
+            if root_score.is_none() && game.ply() == 0 && thought.proven {
                 root_score = thought.score;
             }
             proven &= thought.proven;
@@ -274,7 +278,7 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
             });
             if !thought.proven {
                 unproven.push(UnprovenMove {
-                    number: game.states().len(),
+                    number: game.positions().len(),
                     no_end_within: thought.no_end_within,
                     end_within: thought.end_within,
                     score: thought.score,
@@ -289,22 +293,29 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
             _ => None,
         }
         .map(|score| -score.to_node(1));
-        game.push(pos.play(thought.best));
+        if let Err(e) = game.play(thought.best) {
+            // The search plays only legal moves of a game that is not over; should it not, the
+            // side that chose the move loses for it rather than the program stopping.
+            break Outcome::Forfeit {
+                loser: pos.side_to_move(),
+                why: Forfeit::Illegal(e.to_string()),
+            };
+        }
     };
     Solution {
-        states: game.states().to_vec(),
-        outcome,
+        states: game.positions().to_vec(),
         root_score,
         proven: proven
-            && match outcome {
-                Outcome::Win(_) => true,
+            && match &outcome {
+                Outcome::Win { .. } => true,
                 // A draw is proven when every searched move kept a proven draw: only the endgame
                 // databases prove draws, so each of those moves was read off them. The other
                 // moves were forced (one legal move), so a game of forced moves alone is the
                 // only game there is.
-                Outcome::DrawByRepetition => draws_only,
-                Outcome::DrawByFiftyMoves => false,
+                Outcome::Repetition => draws_only,
+                _ => false,
             },
+        outcome,
         time_limited,
         stats: searcher.stats(),
         tt_hit_rate: searcher.tt_hit_rate(),

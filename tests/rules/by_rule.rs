@@ -9,7 +9,8 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use checkers::formats::board_text::{format_board, parse_board, parse_solution};
-use checkers::rules::game::{GameRecord, Outcome};
+use checkers::rules::draw::DrawRule;
+use checkers::rules::game::{Game, GameError, Outcome};
 use checkers::rules::movegen::{self, Routes};
 use checkers::rules::perft::perft;
 use checkers::{Bitboard, Color, Kind, Move, MoveList, Piece, Position, SetupWarning, Square};
@@ -919,8 +920,10 @@ b.......
     }
     assert_successors(board, Color::Red, &[]);
     assert_eq!(
-        GameRecord::new(p, false).outcome(),
-        Some(Outcome::Win(Color::Black))
+        Game::new(p, DrawRule::None).outcome(),
+        Some(Outcome::Win {
+            winner: Color::Black
+        })
     );
     // Black's man on row 8 cannot move either; its other man steps (and the red man stays a man).
     assert_successors(
@@ -1370,17 +1373,19 @@ fn a_side_with_no_pieces_has_lost() {
 ";
     assert_successors(board, Color::Red, &[]);
     assert_eq!(
-        GameRecord::new(pos(board, Color::Red), false).outcome(),
-        Some(Outcome::Win(Color::Black))
+        Game::new(pos(board, Color::Red), DrawRule::None).outcome(),
+        Some(Outcome::Win {
+            winner: Color::Black
+        })
     );
     let board = board.replace('b', "r");
     assert_eq!(
-        GameRecord::new(pos(&board, Color::Black), false).outcome(),
-        Some(Outcome::Win(Color::Red))
+        Game::new(pos(&board, Color::Black), DrawRule::None).outcome(),
+        Some(Outcome::Win { winner: Color::Red })
     );
     // The side with a move has not lost.
     assert_eq!(
-        GameRecord::new(pos(&board, Color::Red), false).outcome(),
+        Game::new(pos(&board, Color::Red), DrawRule::None).outcome(),
         None
     );
 }
@@ -1403,12 +1408,14 @@ r.......
     assert_successors(board, Color::Red, &[]);
     assert_eq!(movegen::count_moves(&p, Routes::All), 0);
     assert_eq!(
-        GameRecord::new(p, false).outcome(),
-        Some(Outcome::Win(Color::Black))
+        Game::new(p, DrawRule::None).outcome(),
+        Some(Outcome::Win {
+            winner: Color::Black
+        })
     );
     // Black is not blocked: with black to move the game goes on.
     assert_eq!(
-        GameRecord::new(p.with_side_to_move(Color::Black), false).outcome(),
+        Game::new(p.with_side_to_move(Color::Black), DrawRule::None).outcome(),
         None
     );
 }
@@ -1436,14 +1443,14 @@ R.......
         (sq(6, 1), sq(7, 0)),
         (sq(1, 6), sq(0, 7)),
     ];
-    let mut record = GameRecord::new(start, false);
+    let mut record = Game::new(start, DrawRule::None);
     assert_eq!(record.outcome(), None);
     for ply in 1..=8 {
         let (from, to) = cycle[(ply - 1) % 4];
-        let next = play(&record.current(), from, to);
-        record.push(next);
+        let next = play(record.current(), from, to);
+        record.play_to(&next).expect("a legal move leads there");
         let expected = if ply == 8 {
-            Some(Outcome::DrawByRepetition)
+            Some(Outcome::Repetition)
         } else {
             None
         };
@@ -1455,7 +1462,7 @@ R.......
         );
     }
     assert_eq!(record.occurrences(&start), 3);
-    assert_eq!(record.states().len(), 9);
+    assert_eq!(record.positions().len(), 9);
 }
 
 /// The 50-move test position. Two kings walk round closed loops, each step a quiet move: the red
@@ -1540,15 +1547,11 @@ impl Pacing {
     }
 
     /// Plays `plies` king steps into `record` (each a legal, quiet move), checking the outcome
-    /// after each with `check(ply, outcome)`.
-    fn walk(
-        &mut self,
-        record: &mut GameRecord,
-        plies: usize,
-        check: impl Fn(usize, Option<Outcome>),
-    ) {
+    /// after each with `check(ply, outcome)`; stops early, checking that the next move is
+    /// refused, once the game is over.
+    fn walk(&mut self, record: &mut Game, plies: usize, check: impl Fn(usize, Option<Outcome>)) {
         for ply in 1..=plies {
-            let p = record.current();
+            let p = *record.current();
             let king = match p.side_to_move() {
                 Color::Red => &mut self.red,
                 Color::Black => &mut self.black,
@@ -1560,7 +1563,15 @@ impl Pacing {
                 p.occupied().count(),
                 "a walking move captured"
             );
-            record.push(next);
+            if record.outcome().is_some() {
+                // A finished game takes no more moves.
+                assert!(
+                    matches!(record.play_to(&next), Err(GameError::Over(_))),
+                    "a move was played after the end, at ply {ply}"
+                );
+                return;
+            }
+            record.play_to(&next).expect("a legal move leads there");
             check(ply, record.outcome());
         }
     }
@@ -1569,7 +1580,7 @@ impl Pacing {
 /// The outcome expected `ply` quiet plies into a run when the rule is on.
 fn fifty_expected(ply: usize) -> Option<Outcome> {
     if ply >= 100 {
-        Some(Outcome::DrawByFiftyMoves)
+        Some(Outcome::QuietMoves)
     } else {
         None
     }
@@ -1580,13 +1591,13 @@ fn fifty_expected(ply: usize) -> Option<Outcome> {
 #[test]
 fn fifty_move_rule_draws_after_100_quiet_plies_only_when_enabled() {
     let start = pos(FIFTY, Color::Red);
-    let mut on = GameRecord::new(start, true);
+    let mut on = Game::new(start, DrawRule::FiftyMoves);
     Pacing::new().walk(&mut on, 120, |ply, outcome| {
         assert_eq!(outcome, fifty_expected(ply), "rule on, after ply {ply}");
     });
-    let mut off = GameRecord::new(start, false);
-    for (ply, &next) in on.states().iter().enumerate().skip(1) {
-        off.push(next);
+    let mut off = Game::new(start, DrawRule::None);
+    for (ply, &next) in on.positions().iter().enumerate().skip(1) {
+        off.play_to(&next).expect("a legal move leads there");
         assert_eq!(off.outcome(), None, "rule off, after ply {ply}");
     }
 }
@@ -1596,21 +1607,25 @@ fn fifty_move_rule_draws_after_100_quiet_plies_only_when_enabled() {
 /// capture, not 100 plies after the start.
 #[test]
 fn fifty_move_count_restarts_after_a_capture() {
-    let mut record = GameRecord::new(pos(FIFTY, Color::Red), true);
+    let mut record = Game::new(pos(FIFTY, Color::Red), DrawRule::FiftyMoves);
     let mut pacing = Pacing::new();
     pacing.walk(&mut record, 61, |ply, outcome| {
         assert_eq!(outcome, None, "after ply {ply}");
     });
-    let after_step = play(&record.current(), sq(5, 0), sq(6, 1));
-    record.push(after_step);
+    let after_step = play(record.current(), sq(5, 0), sq(6, 1));
+    record
+        .play_to(&after_step)
+        .expect("a legal move leads there");
     assert_eq!(record.outcome(), None);
-    let after_capture = play(&record.current(), sq(7, 2), sq(5, 0));
+    let after_capture = play(record.current(), sq(7, 2), sq(5, 0));
     assert_eq!(
         after_capture.occupied().count(),
         4,
         "the capture took a piece"
     );
-    record.push(after_capture);
+    record
+        .play_to(&after_capture)
+        .expect("a legal move leads there");
     assert_eq!(record.outcome(), None);
     pacing.walk(&mut record, 110, |ply, outcome| {
         assert_eq!(
@@ -1624,19 +1639,19 @@ fn fifty_move_count_restarts_after_a_capture() {
 /// Rule (optional 50-move rule): a crowning starts the count again.
 #[test]
 fn fifty_move_count_restarts_after_a_crowning() {
-    let mut record = GameRecord::new(pos(FIFTY, Color::Red), true);
+    let mut record = Game::new(pos(FIFTY, Color::Red), DrawRule::FiftyMoves);
     let mut pacing = Pacing::new();
     pacing.walk(&mut record, 90, |ply, outcome| {
         assert_eq!(outcome, None, "after ply {ply}");
     });
-    let before = record.current();
+    let before = *record.current();
     let after = play(&before, sq(1, 0), sq(0, 1));
     assert_eq!(
         after.kings().count(),
         before.kings().count() + 1,
         "the man was crowned"
     );
-    record.push(after);
+    record.play_to(&after).expect("a legal move leads there");
     assert_eq!(record.outcome(), None);
     pacing.walk(&mut record, 110, |ply, outcome| {
         assert_eq!(

@@ -114,18 +114,26 @@ fn minimax_plays_legal_games_against_the_engine() {
 
 #[test]
 fn think_prints_a_legal_move() {
-    let out = checkers()
-        .args(["think", "--nodes", "2000"])
-        .output()
-        .expect("runs");
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).expect("utf-8");
     let start = Position::start();
     let legal: Vec<String> = legal_moves(&start)
         .iter()
         .map(|&m| notation::move_text(&start, m))
         .collect();
-    assert!(legal.contains(&text.trim().to_owned()), "{text}");
+    // Under every draw rule, by the names all subcommands share.
+    for rule in ["none", "fifty-moves", "csci561", "dd2380"] {
+        let out = checkers()
+            .args(["think", "--nodes", "2000", "--draw-rule", rule])
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "{rule}");
+        let text = String::from_utf8(out.stdout).expect("utf-8");
+        assert!(legal.contains(&text.trim().to_owned()), "{rule}: {text}");
+    }
+    checkers()
+        .args(["think", "--draw-rule", "fifty"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("fifty-moves"));
 }
 
 #[test]

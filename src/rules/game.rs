@@ -368,3 +368,48 @@ impl Game {
         &self.positions[first..]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn play_to_finds_the_move_and_refuses_a_position_no_move_reaches() {
+        let start = Position::start();
+        let mut game = Game::new(start, DrawRule::None);
+        let mv = start.play(game.legal_moves()[0]);
+        assert_eq!(game.play_to(&mv).map(|m| start.play(m)), Ok(mv));
+        assert_eq!(game.ply(), 1);
+        assert_eq!(
+            game.play_to(&start),
+            Err(GameError::NoSuchMove { ply: 1 }),
+            "the start again is no successor"
+        );
+        assert_eq!(game.ply(), 1);
+    }
+
+    #[test]
+    fn winners_of_every_outcome() {
+        let forfeit = Outcome::Forfeit {
+            loser: Color::Red,
+            why: Forfeit::Timeout,
+        };
+        assert_eq!(forfeit.winner(), Some(Color::Black));
+        assert!(!forfeit.by_the_rules());
+        let win = Outcome::Win { winner: Color::Red };
+        assert_eq!(win.winner(), Some(Color::Red));
+        assert!(win.by_the_rules());
+        for draw in [
+            Outcome::Repetition,
+            Outcome::QuietMoves,
+            Outcome::PlyLimit,
+            Outcome::NoGame,
+        ] {
+            assert_eq!(draw.winner(), None, "{draw}");
+        }
+        assert_eq!(
+            forfeit.to_string(),
+            "red forfeits: timeout: no answer before the deadline"
+        );
+    }
+}

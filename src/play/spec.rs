@@ -63,12 +63,12 @@ impl PlayerSpec {
     /// game to game (seed + index), so a match does not replay one game.
     #[must_use]
     pub fn build(&self, game_index: u64) -> Box<dyn Player> {
-        match *self {
+        match self {
             PlayerSpec::Random { seed } => {
                 Box::new(RandomPlayer::new(seed.wrapping_add(game_index)))
             }
-            PlayerSpec::Minimax { depth } => Box::new(MinimaxPlayer::new(depth)),
-            PlayerSpec::Engine(options) => Box::new(Engine::new(options)),
+            PlayerSpec::Minimax { depth } => Box::new(MinimaxPlayer::new(*depth)),
+            PlayerSpec::Engine(options) => Box::new(Engine::new(options.clone())),
         }
     }
 
@@ -136,8 +136,7 @@ impl FromStr for PlayerSpec {
             "engine" => {
                 let mut o = EngineOptions::default();
                 for opt in options() {
-                    const KNOWN: &str =
-                        "time=SECONDS, nodes=N, depth=N, table=MIB, contempt=N, lmr=0|1|2, \
+                    const KNOWN: &str = "time=SECONDS, nodes=N, depth=N, table=MIB, contempt=N, \
                          or an evaluation weight such as back_rank=N";
                     let Some((key, v)) = opt.split_once('=') else {
                         return Err(unknown(opt, KNOWN));
@@ -182,6 +181,7 @@ impl FromStr for PlayerSpec {
                             }
                             o.search.table_mb = mb as usize;
                         }
+                        "legacy" => o.legacy = v == "1",
                         "contempt" => {
                             o.search.contempt = v
                                 .parse::<i32>()
@@ -191,15 +191,9 @@ impl FromStr for PlayerSpec {
                                 bad(key, format!("`{v}` is not between -1000 and 1000"))
                             })?;
                         }
-                        "lmr" => {
-                            let level = int(v)?;
-                            if level > 2 {
-                                return Err(bad(key, format!("{level} is not 0, 1 or 2")));
-                            }
-                            o.search.features.reductions = level as u8;
-                        }
                         _ => {
-                            let Some(weight) = o.search.weights.get_mut(key) else {
+                            let weight = o.search.evaluator.weights_mut();
+                            let Some(weight) = weight.and_then(|w| w.get_mut(key)) else {
                                 return Err(unknown(opt, KNOWN));
                             };
                             *weight = v

@@ -24,7 +24,6 @@ use checkers::formats::svg::{self, SvgOptions};
 use checkers::formats::{board_text, fen, notation};
 use checkers::play::{Clock, Engine, EngineOptions, Game};
 use checkers::rules::draw::DrawRule;
-use checkers::rules::game::Outcome;
 use checkers::rules::movegen::{legal_moves, Routes};
 use checkers::rules::perft::{self, PerftTable};
 use checkers::search::solve::{self, SolveOptions};
@@ -409,10 +408,7 @@ impl PySolution {
     /// ``"red"``, ``"black"``, or ``None`` for a draw.
     #[getter]
     fn winner(&self) -> Option<&'static str> {
-        match self.inner.outcome {
-            Outcome::Win(c) => Some(c.name()),
-            Outcome::DrawByRepetition | Outcome::DrawByFiftyMoves => None,
-        }
+        self.inner.outcome.winner().map(|c| c.name())
     }
 
     /// Whether every searched move was proven optimal, so that the line is optimal.
@@ -539,7 +535,11 @@ fn py_solve(
         max_depth: depth,
         time_limit,
         nodes_per_move,
-        fifty_move_rule: draw_rule,
+        draw_rule: if draw_rule {
+            DrawRule::FiftyMoves
+        } else {
+            DrawRule::None
+        },
         ..SolveOptions::default()
     };
     let endgame = solve::endgame_databases(egdb.as_deref());

@@ -9,6 +9,7 @@ use clap::Args;
 
 use checkers::formats::export::{self, OutputFormat};
 use checkers::formats::{files, input};
+use checkers::rules::draw::DrawRule;
 use checkers::search::solve::{self, SolveOptions};
 use checkers::{Color, SetupWarning};
 
@@ -128,9 +129,15 @@ pub struct EngineArgs {
           default_value_t = checkers::search::budget::DEFAULT_NODES_PER_SECOND)]
     pub nodes_per_second: u64,
 
-    /// Also end the game as a draw after 50 moves of each side without a capture or a crowning.
-    #[arg(long = "draw-rule")]
-    pub draw_rule: bool,
+    /// The draw rule the game is played under (default: none, the puzzle rules: threefold
+    /// repetition only).
+    ///
+    /// A bare `--draw-rule` means `fifty-moves`: the game is also drawn after 50 moves of each
+    /// side without a capture or a crowning. The names are those of every subcommand's
+    /// `--draw-rule`: none, fifty-moves, csci561, dd2380.
+    #[arg(long = "draw-rule", value_name = "RULE", num_args = 0..=1,
+          default_value = "none", default_missing_value = "fifty-moves")]
+    pub draw_rule: DrawRule,
 
     /// Measurement baseline: search without the transposition table.
     ///
@@ -174,7 +181,7 @@ pub fn solve_options(engine: &EngineArgs) -> SolveOptions {
         time_limit: Duration::from_secs_f64(engine.time_limit),
         nodes_per_move: engine.nodes_per_move,
         nodes_per_second: engine.nodes_per_second,
-        fifty_move_rule: engine.draw_rule,
+        draw_rule: engine.draw_rule,
         features: checkers::search::Features {
             table: !engine.no_table,
             ordering: !engine.no_ordering,

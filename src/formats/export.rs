@@ -23,10 +23,10 @@ pub enum OutputFormat {
 
 /// How a finished game's outcome is written in PDN.
 #[must_use]
-pub fn result_of(outcome: Outcome) -> GameResult {
-    match outcome {
-        Outcome::Win(color) => GameResult::win(color),
-        Outcome::DrawByRepetition | Outcome::DrawByFiftyMoves => GameResult::Draw,
+pub fn result_of(outcome: &Outcome) -> GameResult {
+    match outcome.winner() {
+        Some(color) => GameResult::win(color),
+        None => GameResult::Draw,
     }
 }
 
@@ -105,7 +105,7 @@ pub fn solution_game(solution: &Solution, event: &str) -> Result<Game, NotStanda
     game.comments = move_values(solution);
     game.comments.truncate(game.moves.len());
     game.comments.resize(game.moves.len(), None);
-    game.result = result_of(solution.outcome);
+    game.result = result_of(&solution.outcome);
     Ok(game)
 }
 
@@ -132,10 +132,10 @@ pub fn write_solution(
 /// `red wins after 7 moves (proven optimal); 8 states; 0.001 s; 489 nodes; table hit rate 74%`.
 #[must_use]
 pub fn summary(s: &Solution) -> String {
-    let result = match s.outcome {
-        Outcome::Win(c) => format!("{} wins", c.name()),
-        Outcome::DrawByRepetition => "draw by threefold repetition".to_string(),
-        Outcome::DrawByFiftyMoves => "draw by the 50-move rule".to_string(),
+    let result = match &s.outcome {
+        Outcome::Win { winner } => format!("{} wins", winner.name()),
+        Outcome::QuietMoves => "draw by the 50-move rule".to_string(),
+        other => other.to_string(),
     };
     let proof = if s.proven {
         "proven optimal"

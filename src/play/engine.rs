@@ -3,8 +3,8 @@
 use std::time::Duration;
 
 use super::clock::{Budget, Clock, TimeBudget};
-use super::game::Game;
 use super::player::{Player, PlayerError};
+use crate::rules::game::Game;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::search::eval::{Evaluator, Weights};

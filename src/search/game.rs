@@ -205,7 +205,7 @@ impl GameSearcher {
         limits: GameLimits,
     ) -> Option<GameThought> {
         let pos = *root.history.last()?;
-        let moves = movegen::legal_moves_with(&pos, root.crowning);
+        let moves = root.crowning.legal_moves(&pos);
         let first = *moves.first()?;
         let fixed = limits.depth.is_some() || limits.nodes.is_some();
         let max_depth = limits
@@ -329,7 +329,7 @@ impl GameSearcher {
         quiet: u32,
         stopwatch: &dyn Stopwatch,
     ) -> (Score, Option<Move>) {
-        let moves = movegen::legal_moves_with(pos, self.crowning);
+        let moves = self.crowning.legal_moves(pos);
         let tt_move = self.table.probe(pos.hash()).and_then(|e| e.best);
         let mut keys = self.orderer.keys(&moves, tt_move, 0, pos.side_to_move());
         let at = At { ply: 0, quiet };
@@ -461,7 +461,7 @@ impl GameSearcher {
         // evaluated without building their move list.
         let horizon = depth <= 0 || ply >= MAX_PLY;
         if horizon && !movegen::has_jump(pos) {
-            if movegen::count_moves_with(pos, self.crowning, Routes::Distinct) == 0 {
+            if self.crowning.count_moves(pos, Routes::Distinct) == 0 {
                 return Score::lost_at(ply);
             }
             if self.is_draw(at) {
@@ -470,7 +470,7 @@ impl GameSearcher {
             return self.options.evaluator.evaluate(pos);
         }
         let mut moves = MoveList::new();
-        movegen::generate_with(pos, self.crowning, Routes::Distinct, &mut moves);
+        self.crowning.generate(pos, Routes::Distinct, &mut moves);
         if moves.is_empty() {
             return Score::lost_at(ply);
         }
@@ -594,7 +594,7 @@ impl GameSearcher {
             let Some(i) = self.table.probe(pos.hash()).and_then(|e| e.best) else {
                 break;
             };
-            let moves = movegen::legal_moves_with(&pos, self.crowning);
+            let moves = self.crowning.legal_moves(&pos);
             let Some(&mv) = moves.get(usize::from(i)) else {
                 break;
             };

@@ -4,7 +4,8 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::rules::game::{GameRecord, Outcome};
+use crate::rules::draw::DrawRule;
+use crate::rules::game::{Forfeit, Game, Outcome};
 use crate::rules::position::Position;
 use crate::search::budget::{
     GameBudget, DEFAULT_NODES_PER_MOVE, DEFAULT_NODES_PER_SECOND, QUICK_DEPTH,
@@ -33,8 +34,9 @@ pub struct SolveOptions {
     pub nodes_per_second: u64,
     /// Search enhancements in use (all by default; fewer only to measure their worth).
     pub features: Features,
-    /// End the game as a draw after 50 moves of each side without capture or crowning.
-    pub fifty_move_rule: bool,
+    /// The draw rule the game is played under: [`DrawRule::None`] (the puzzle rules) or
+    /// [`DrawRule::FiftyMoves`] (the optional tournament rule).
+    pub draw_rule: DrawRule,
 }
 
 impl Default for SolveOptions {
@@ -45,7 +47,7 @@ impl Default for SolveOptions {
             time_limit: Duration::from_secs(50),
             nodes_per_move: DEFAULT_NODES_PER_MOVE,
             nodes_per_second: DEFAULT_NODES_PER_SECOND,
-            fifty_move_rule: false,
+            draw_rule: DrawRule::None,
             features: Features::default(),
         }
     }
@@ -145,7 +147,7 @@ pub fn solve_until(
     let mut searcher = PuzzleSearcher::with_features(options.tt_megabytes, options.features);
     searcher.set_stop(stop.clone());
     searcher.set_endgame(endgame);
-    let mut game = GameRecord::new(puzzle, options.fifty_move_rule);
+    let mut game = Game::new(puzzle, options.draw_rule);
     let mut root_score = None;
     let mut proven = true;
     // Whether every searched move's score was a draw (see the `proven` of the solution).
@@ -158,9 +160,9 @@ pub fn solve_until(
         if let Some(outcome) = game.outcome() {
             break outcome;
         }
-        let pos = game.current();
+        let pos = *game.current();
         let out_of_time = budget.out_of_time() || stop.is_set();
-        let first_turn = game.states().len() <= 2;
+        let first_turn = game.positions().len() <= 2;
         let side = pos.side_to_move() as usize;
         let limits = budget.turn(side, first_turn, searcher.stats().nodes);
         let depth = options.max_depth.unwrap_or(u32::MAX);
@@ -175,10 +177,12 @@ pub fn solve_until(
         };
         let Some(thought) = thought else {
             // `outcome()` saw a legal move; `think` agrees by construction.
-            break Outcome::Win(pos.side_to_move().opponent());
+            break Outcome::Win {
+                winner: pos.side_to_move().opponent(),
+            };
         };
         if thought.score.is_some() {
-            if root_score.is_none() && game.states().len() == 1 && thought.proven {
+            if root_score.is_none() && game.ply() == 0 && thought.proven {
                 root_score = thought.score;
             }
             proven &= thought.proven;
@@ -186,7 +190,7 @@ pub fn solve_until(
             budget.record(side, &thought);
             if !thought.proven {
                 unproven.push(UnprovenMove {
-                    number: game.states().len(),
+                    number: game.positions().len(),
                     no_end_within: thought.no_end_within,
                     score: thought.score,
                 });
@@ -200,22 +204,29 @@ pub fn solve_until(
             _ => None,
         }
         .map(|score| -score.to_node(1));
-        game.push(pos.play(thought.best));
+        if let Err(e) = game.play(thought.best) {
+            // The search plays only legal moves of a game that is not over; should it not, the
+            // side that chose the move loses for it rather than the program stopping.
+            break Outcome::Forfeit {
+                loser: pos.side_to_move(),
+                why: Forfeit::Illegal(e.to_string()),
+            };
+        }
     };
     Solution {
-        states: game.states().to_vec(),
-        outcome,
+        states: game.positions().to_vec(),
         root_score,
         proven: proven
-            && match outcome {
-                Outcome::Win(_) => true,
+            && match &outcome {
+                Outcome::Win { .. } => true,
                 // A draw is proven when every searched move kept a proven draw: only the endgame
                 // databases prove draws, so each of those moves was read off them. The other
                 // moves were forced (one legal move), so a game of forced moves alone is the
                 // only game there is.
-                Outcome::DrawByRepetition => draws_only,
-                Outcome::DrawByFiftyMoves => false,
+                Outcome::Repetition => draws_only,
+                _ => false,
             },
+        outcome,
         time_limited,
         stats: searcher.stats(),
         tt_hit_rate: searcher.tt_hit_rate(),

@@ -17,7 +17,7 @@ use crate::search::stop::Stop;
 use super::eval::{evaluate_with, Weights};
 use super::table::{Bound, Entry, Table};
 use crate::play::clock::{Clock, TimeBudget};
-use crate::play::game::Game;
+use crate::rules::game::Game;
 
 /// The score of winning right now.
 pub const WIN: i32 = 30_000;
@@ -298,7 +298,7 @@ impl Searcher {
         beta: i32,
         quiet: u32,
     ) -> (i32, Option<Move>) {
-        let moves = movegen::legal_moves_with(pos, self.crowning);
+        let moves = self.crowning.legal_moves(pos);
         let tt_move = self.table.probe(pos.hash()).and_then(|e| e.best);
         let mut keys = self.order(&moves, tt_move, 0);
         let mut best: Option<(i32, usize)> = None;
@@ -434,7 +434,7 @@ impl Searcher {
         // evaluated without building their move list.
         let horizon = depth <= 0 || ply >= MAX_PLY;
         if horizon && !movegen::has_jump(pos) {
-            if movegen::count_moves_with(pos, self.crowning, Routes::Distinct) == 0 {
+            if self.crowning.count_moves(pos, Routes::Distinct) == 0 {
                 return -(WIN - ply as i32);
             }
             if self.is_draw(ply, quiet) {
@@ -443,7 +443,7 @@ impl Searcher {
             return evaluate_with(pos, &self.options.weights);
         }
         let mut moves = MoveList::new();
-        movegen::generate_with(pos, self.crowning, Routes::Distinct, &mut moves);
+        self.crowning.generate(pos, Routes::Distinct, &mut moves);
         if moves.is_empty() {
             return -(WIN - ply as i32);
         }
@@ -614,7 +614,7 @@ impl Searcher {
             let Some(i) = self.table.probe(pos.hash()).and_then(|e| e.best) else {
                 break;
             };
-            let moves = movegen::legal_moves_with(&pos, self.crowning);
+            let moves = self.crowning.legal_moves(&pos);
             let Some(&mv) = moves.get(usize::from(i)) else {
                 break;
             };

@@ -6,7 +6,6 @@
 pub mod clock;
 pub mod engine;
 pub mod game;
-mod legacy;
 pub mod player;
 pub mod spec;
 

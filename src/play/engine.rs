@@ -27,21 +27,12 @@ pub struct EngineOptions {
     pub depth: Option<u32>,
     /// Search options (table size, contempt, evaluation).
     pub search: GameOptions,
-    /// Temporary (issue 20's strength match): play with the game search as it was before it was
-    /// unified with the puzzle search.
-    pub legacy: bool,
-}
-
-/// The search an engine plays with.
-enum Search {
-    Unified(Box<GameSearcher>),
-    Legacy(Box<super::legacy::search::Searcher>),
 }
 
 /// The engine: a game searcher kept for a whole game, and its options.
 pub struct Engine {
     options: EngineOptions,
-    searcher: Search,
+    searcher: GameSearcher,
     last: Option<Thought>,
     /// Set from elsewhere to stop every later search (see [`Engine::set_stop`]).
     stop: Option<crate::search::Stop>,
@@ -69,16 +60,7 @@ impl Engine {
     /// An engine with `options`.
     #[must_use]
     pub fn new(options: EngineOptions) -> Engine {
-        let searcher = if options.legacy {
-            let legacy = super::legacy::search::SearchOptions {
-                table_mb: options.search.table_mb,
-                contempt: options.search.contempt,
-                ..Default::default()
-            };
-            Search::Legacy(Box::new(super::legacy::search::Searcher::new(legacy)))
-        } else {
-            Search::Unified(Box::new(GameSearcher::new(options.search.clone())))
-        };
+        let searcher = GameSearcher::new(options.search.clone());
         Engine {
             options,
             searcher,
@@ -90,9 +72,6 @@ impl Engine {
     /// Stops every later search once `stop` is set, as at the clock's hard limit: the move
     /// found so far is played.
     pub fn set_stop(&mut self, stop: crate::search::Stop) {
-        if let Search::Legacy(searcher) = &mut self.searcher {
-            searcher.set_stop(stop.clone());
-        }
         self.stop = Some(stop);
     }
 
@@ -128,40 +107,20 @@ impl Engine {
                 budget = TimeBudget::unlimited();
             }
         }
-        let thought = match &mut self.searcher {
-            Search::Unified(searcher) => {
-                let root = GameRoot {
-                    history: since_irreversible(game),
-                    quiet_plies: game.quiet_plies(),
-                    rule: game.draw_rule(),
-                    crowning: game.crowning_rule(),
-                };
-                let limits = GameLimits {
-                    depth: self.options.depth,
-                    nodes: self.options.nodes,
-                    soft: budget.soft,
-                    hard: budget.hard,
-                    stop: self.stop.clone(),
-                };
-                searcher.think(root, clock, limits)
-            }
-            Search::Legacy(searcher) => {
-                let limits = super::legacy::search::SearchLimits {
-                    depth: self.options.depth,
-                    nodes: self.options.nodes,
-                };
-                searcher
-                    .think(game, clock, budget, limits)
-                    .map(|t| Thought {
-                        best: t.best,
-                        score: crate::search::Score(t.score),
-                        depth: t.depth,
-                        nodes: t.nodes,
-                        elapsed: t.elapsed,
-                        pv: t.pv,
-                    })
-            }
+        let root = GameRoot {
+            history: since_irreversible(game),
+            quiet_plies: game.quiet_plies(),
+            rule: game.draw_rule(),
+            crowning: game.crowning_rule(),
         };
+        let limits = GameLimits {
+            depth: self.options.depth,
+            nodes: self.options.nodes,
+            soft: budget.soft,
+            hard: budget.hard,
+            stop: self.stop.clone(),
+        };
+        let thought = self.searcher.think(root, clock, limits);
         self.last.clone_from(&thought);
         thought
     }
@@ -194,9 +153,6 @@ impl Engine {
                     parts.push(format!("{name}={}", w.get(name).unwrap_or(0)));
                 }
             }
-        }
-        if options.legacy {
-            parts.push("legacy=1".to_owned());
         }
         if parts.is_empty() {
             "engine".to_owned()
@@ -231,10 +187,7 @@ impl Player for Engine {
     }
 
     fn new_game(&mut self) {
-        match &mut self.searcher {
-            Search::Unified(s) => s.clear(),
-            Search::Legacy(s) => s.clear(),
-        }
+        self.searcher.clear();
         self.last = None;
     }
 

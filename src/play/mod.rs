@@ -5,7 +5,6 @@
 
 pub mod clock;
 pub mod engine;
-mod legacy;
 pub mod player;
 pub mod spec;
 

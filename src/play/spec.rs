@@ -181,7 +181,6 @@ impl FromStr for PlayerSpec {
                             }
                             o.search.table_mb = mb as usize;
                         }
-                        "legacy" => o.legacy = v == "1",
                         "contempt" => {
                             o.search.contempt = v
                                 .parse::<i32>()

@@ -619,6 +619,69 @@ pub fn is_reversible(pos: &Position, mv: Move) -> bool {
 mod tests {
     use super::*;
 
+    /// A stopwatch that never moves.
+    struct Frozen;
+
+    impl Stopwatch for Frozen {
+        fn elapsed(&self) -> Duration {
+            Duration::ZERO
+        }
+    }
+
+    fn root(history: &[Position]) -> GameRoot<'_> {
+        GameRoot {
+            history,
+            quiet_plies: 0,
+            rule: DrawRule::Csci561,
+            crowning: CrowningRule::EndsMove,
+        }
+    }
+
+    #[test]
+    fn a_node_budget_is_kept_and_repeats_exactly() {
+        let start = [Position::start()];
+        let limits = GameLimits {
+            nodes: Some(3_000),
+            ..GameLimits::default()
+        };
+        let mut a = GameSearcher::new(GameOptions::default());
+        let first = a
+            .think(root(&start), &Frozen, limits.clone())
+            .expect("a move");
+        assert!(first.nodes <= 3_000 && first.depth >= 3, "{first:?}");
+        let mut b = GameSearcher::new(GameOptions::default());
+        assert_eq!(b.think(root(&start), &Frozen, limits), Some(first));
+    }
+
+    #[test]
+    fn a_raised_stop_flag_stops_the_search_with_a_legal_move() {
+        let start = [Position::start()];
+        let stop = Stop::new();
+        stop.stop();
+        let limits = GameLimits {
+            stop: Some(stop),
+            ..GameLimits::default()
+        };
+        let mut searcher = GameSearcher::new(GameOptions::default());
+        let thought = searcher
+            .think(root(&start), &Frozen, limits)
+            .expect("a move");
+        // Read every CLOCK_INTERVAL nodes: a few shallow iterations at most.
+        assert!(thought.nodes <= CLOCK_INTERVAL, "{thought:?}");
+        assert!(movegen::legal_moves(&start[0]).contains(&thought.best));
+        // A flag stays set: the next search is given one nobody raised.
+        let lowered = GameLimits {
+            depth: Some(6),
+            stop: Some(Stop::new()),
+            ..GameLimits::default()
+        };
+        let free = searcher
+            .think(root(&start), &Frozen, lowered)
+            .expect("a move");
+        assert_eq!(free.depth, 6, "{free:?}");
+        assert!(free.nodes > CLOCK_INTERVAL, "{free:?}");
+    }
+
     #[test]
     fn reductions_grow_with_depth_and_move_number_but_never_reach_the_horizon() {
         assert_eq!(late_move_reduction(8, 0), 0);

@@ -100,6 +100,12 @@ fn solve_shipped(puzzle: &Path, dir: &str, out_dir: &Path, args: &[&str]) -> Vec
     states
 }
 
+/// The default budget in nodes (the proof budget is the assumed speed times the limit: a tenth of
+/// the speed over ten times the limit) with the deadline ten times as far, so that a loaded
+/// machine does not cut a turn short and change the line.
+const DEFAULT_BUDGET_FAR_DEADLINE: [&str; 4] =
+    ["--time-limit", "500", "--nodes-per-second", "100000"];
+
 /// The six-piece puzzles, proven by reachable-only analyses of 68 to 119 M slots (10 to 20 s of
 /// CPU each): at the default budget each gives its certified line, so that no budget rule loses
 /// one silently (a build cap for level-looking boards once turned the 45-ply win into an
@@ -111,13 +117,12 @@ fn every_six_piece_puzzle_matches_its_expected_solution() {
     let dir = tempfile::tempdir().expect("temp dir");
     let puzzles = shipped_puzzles_in("six-pieces");
     assert_eq!(puzzles.len(), 3, "puzzles/six-pieces/ lost files");
-    let default_budget_far_deadline = ["--time-limit", "500", "--nodes-per-second", "100000"];
     for puzzle in puzzles {
         solve_shipped(
             &puzzle,
             "six-pieces",
             dir.path(),
-            &default_budget_far_deadline,
+            &DEFAULT_BUDGET_FAR_DEADLINE,
         );
     }
 }
@@ -133,7 +138,7 @@ fn every_shipped_puzzle_matches_its_expected_solution() {
             .and_then(|n| n.to_str())
             .expect("utf-8 name")
             .to_string();
-        let states = solve_shipped(&puzzle, "", dir.path(), &[]);
+        let states = solve_shipped(&puzzle, "", dir.path(), &DEFAULT_BUDGET_FAR_DEADLINE);
         let course = manifest().join("expected/course").join(&name);
         if course.exists() {
             let course_states =

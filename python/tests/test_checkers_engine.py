@@ -422,6 +422,8 @@ def test_the_readmes_example_runs_as_shown():
     readme = read("python/README.md")
     example = readme.split("```python\n", 1)[1].split("```", 1)[0]
     assert len(example.strip().splitlines()) == 10
+    # The repository's README shows the same ten lines.
+    assert read("README.md").split("```python\n", 1)[1].split("```", 1)[0] == example
     run = subprocess.run(
         [sys.executable, "-c", example], cwd=REPO, capture_output=True, text=True, timeout=120
     )

@@ -181,7 +181,6 @@ impl FromStr for PlayerSpec {
                             }
                             o.search.table_mb = mb as usize;
                         }
-                        "legacy" => o.legacy = v == "1",
                         "egdb" => o.egdb = Some(std::path::PathBuf::from(v)),
                         "contempt" => {
                             o.search.contempt = v

@@ -37,6 +37,7 @@ use crate::rules::piece::Color;
 use crate::rules::position::Position;
 
 use super::score::Score;
+use super::stop::Stop;
 use build::{Guard, Pace};
 pub use pieces::Material;
 use pieces::Pieces;
@@ -86,6 +87,8 @@ pub struct EndgameDb {
     analysed: usize,
     /// The store's files opened for look-ups of one block at a time.
     probe: Probe,
+    /// Stops a build from outside, as its deadline does.
+    stop: Stop,
 }
 
 impl EndgameDb {
@@ -97,6 +100,11 @@ impl EndgameDb {
             store: Some(store),
             ..EndgameDb::default()
         }
+    }
+
+    /// Makes every later build give up once `stop` is set, as at its deadline.
+    pub fn set_stop(&mut self, stop: Stop) {
+        self.stop = stop;
     }
 
     /// The store read from, if any.
@@ -205,7 +213,7 @@ impl EndgameDb {
             match Pieces::of(pos) {
                 // Kept by an earlier run: read at once.
                 Some(p) if self.fitting(pos, MAX_POSITIONS).is_none() && self.reach_stored(p) => {
-                    self.prepare_reach(p, &Guard::until(deadline))
+                    self.prepare_reach(p, &Guard::until(deadline).or(&self.stop))
                 }
                 _ => Ok(false),
             }
@@ -265,7 +273,7 @@ impl EndgameDb {
         pos: &Position,
         deadline: Option<Instant>,
     ) -> Result<bool, BuildError> {
-        let guard = Guard::until(deadline);
+        let guard = Guard::until(deadline).or(&self.stop);
         let Some(m) = self.fitting(pos, MAX_POSITIONS) else {
             if self.covers(pos) {
                 return Ok(true);
@@ -312,7 +320,7 @@ impl EndgameDb {
         deadline: Option<Instant>,
     ) -> Result<bool, BuildError> {
         match Pieces::of(pos) {
-            Some(p) => self.prepare_reach(p, &Guard::until(deadline)),
+            Some(p) => self.prepare_reach(p, &Guard::until(deadline).or(&self.stop)),
             None => Ok(false),
         }
     }

@@ -156,10 +156,14 @@ pub fn move_from_path(pos: &Position, path: &[Square]) -> Result<Move, PathError
         return match ends.as_slice() {
             [only] => Ok(*only),
             [] => Err(illegal()),
-            _ => Err(PathError::Ambiguous {
-                from: standard_number(from).unwrap_or(0),
-                to: standard_number(to).unwrap_or(0),
-            }),
+            // Two squares a jump apart are also the full path of a single jump, which names one
+            // capture even when a longer one (a king's loop back to its start) ends there too.
+            several => jumped(pos, path)
+                .and_then(|taken| several.iter().find(|m| m.captured() == taken).copied())
+                .ok_or(PathError::Ambiguous {
+                    from: standard_number(from).unwrap_or(0),
+                    to: standard_number(to).unwrap_or(0),
+                }),
         };
     }
     let Some(taken) = jumped(pos, path) else {
@@ -254,6 +258,27 @@ mod tests {
         assert_eq!(parse_path("22-33"), None);
         assert_eq!(parse_path("22"), None);
         assert_eq!(parse_path("a-b"), None);
+    }
+
+    #[test]
+    fn a_single_jump_is_not_ambiguous_beside_a_loop_with_the_same_ends() {
+        // A red king on 15 can jump 11 to 8 at once, or first loop round 19, 27, 26 and 18 back
+        // to 15 and then jump 11: both end on 8. "15x8" is the single jump's full path; the
+        // loop must be written in full.
+        let sq = |n| square_of_number(n).unwrap();
+        let pos = crate::formats::fen::parse("W:WK15:B11,18,19,26,27").unwrap();
+        let ends: Vec<Move> = crate::rules::movegen::legal_moves(&pos)
+            .iter()
+            .copied()
+            .filter(|m| m.from() == sq(15) && m.to() == sq(8))
+            .collect();
+        assert!(ends.len() >= 2, "{ends:?}");
+        let single = move_from_path(&pos, &parse_path("15x8").unwrap()).unwrap();
+        assert_eq!(single.captured(), sq(11).bit());
+        assert_eq!(move_text(&pos, single), "15x8");
+        for mv in ends {
+            assert_eq!(move_from_path(&pos, &move_path(&pos, mv)), Ok(mv));
+        }
     }
 
     #[test]

@@ -16,6 +16,7 @@ mod matches;
 mod memory;
 pub mod output;
 mod perft;
+mod selfplay;
 mod server;
 mod show;
 mod solve;
@@ -31,6 +32,7 @@ use hackerrank::HackerRankArgs;
 use host::HostArgs;
 use matches::MatchArgs;
 use perft::PerftArgs;
+use selfplay::SelfPlayArgs;
 use server::ServerArgs;
 use show::ShowArgs;
 use solve::SolveArgs;
@@ -146,6 +148,10 @@ pub enum Command {
     /// from $CHECKERS_EGDB or the platform's cache directory when it exists). Each class is a
     /// file with a checksum: a damaged one is never trusted, and rebuilt.
     Egdb(EgdbArgs),
+    /// Self-play for training the evaluation: labelled positions, one file per chunk of games.
+    ///
+    /// Resumable (written chunks are kept) and shardable (--shard K/N); see docs/training.md.
+    Selfplay(SelfPlayArgs),
 }
 
 impl Cli {
@@ -166,6 +172,7 @@ impl Cli {
             Some(Command::Think(args)) => think::run(&args, started),
             Some(Command::Match(args)) => matches::run(&args),
             Some(Command::Egdb(args)) => egdb::run(&args),
+            Some(Command::Selfplay(args)) => selfplay::run(&args),
             None => solve::run(&self.solve),
         }
     }

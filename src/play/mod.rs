@@ -6,11 +6,13 @@
 //! This layer uses `rules` only; the exact puzzle search in `search` stays as it is.
 
 pub mod clock;
+pub mod dataset;
 pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod player;
 pub mod search;
+pub mod selfplay;
 pub mod spec;
 pub mod table;
 

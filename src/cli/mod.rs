@@ -21,6 +21,7 @@ mod server;
 mod show;
 mod solve;
 mod think;
+mod train;
 mod verify;
 
 use agent::{AgentArgs, CalibrateArgs};
@@ -37,6 +38,7 @@ use server::ServerArgs;
 use show::ShowArgs;
 use solve::SolveArgs;
 use think::ThinkArgs;
+use train::TrainArgs;
 use verify::VerifyArgs;
 
 /// A checkers (English draughts) engine: solves endgame puzzles optimally, plays, and speaks the
@@ -152,6 +154,11 @@ pub enum Command {
     ///
     /// Resumable (written chunks are kept) and shardable (--shard K/N); see docs/training.md.
     Selfplay(SelfPlayArgs),
+    /// Fit the trained evaluation to self-play data (log-loss, Adam) and write a weights file.
+    ///
+    /// Prints the held-out loss after every epoch; the same data, settings and seed give the
+    /// same bytes. See docs/training.md.
+    Train(TrainArgs),
 }
 
 impl Cli {
@@ -173,6 +180,7 @@ impl Cli {
             Some(Command::Match(args)) => matches::run(&args),
             Some(Command::Egdb(args)) => egdb::run(&args),
             Some(Command::Selfplay(args)) => selfplay::run(&args),
+            Some(Command::Train(args)) => train::run(&args),
             None => solve::run(&self.solve),
         }
     }

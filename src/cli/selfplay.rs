@@ -1,6 +1,7 @@
 //! `checkers selfplay`: the engine plays itself from the ballots and writes labelled positions
 //! for `checkers train`, one chunk file per range of games, resumable and shardable.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -102,9 +103,10 @@ pub fn run(args: &SelfPlayArgs) -> Result<ExitCode> {
         None => openings::THREE_MOVE_BALLOTS.to_owned(),
     };
     let lines = openings::parse_openings(&text).map_err(|e| BadInput(format!("openings: {e}")))?;
-    let egdb_dir = args.egdb.clone().or_else(|| {
-        Store::default_dir().filter(|d| d.is_dir())
-    });
+    let egdb_dir = args
+        .egdb
+        .clone()
+        .or_else(|| Store::default_dir().filter(|d| d.is_dir()));
     let exact_pieces = if egdb_dir.is_some() {
         args.egdb_pieces
     } else {
@@ -169,16 +171,16 @@ pub fn run(args: &SelfPlayArgs) -> Result<ExitCode> {
         ProgressBar::new(total)
     };
     bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} games {per_sec} ETA {eta} {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} ETA {eta} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .context("starting the worker threads")?;
     let positions = std::sync::atomic::AtomicU64::new(0);
+    let log_lines = !args.quiet && !std::io::stderr().is_terminal();
+    let began = std::time::Instant::now();
     let result: Result<(), DatasetError> = pool.install(|| {
         todo.par_iter().try_for_each_init(
             || match &egdb_dir {
@@ -188,14 +190,25 @@ pub fn run(args: &SelfPlayArgs) -> Result<ExitCode> {
                 _ => Labeller::none(),
             },
             |labels, (c, path, _)| {
-                let (header, records) =
-                    play_chunk(&config, *c, args.games, labels, &|| bar.inc(1));
-                let n = positions.fetch_add(
-                    records.len() as u64,
-                    std::sync::atomic::Ordering::Relaxed,
-                ) + records.len() as u64;
+                let (header, records) = play_chunk(&config, *c, args.games, labels, &|| bar.inc(1));
+                let n = positions
+                    .fetch_add(records.len() as u64, std::sync::atomic::Ordering::Relaxed)
+                    + records.len() as u64;
                 bar.set_message(format!("{n} positions"));
-                dataset::write_chunk(path, &header, &records)
+                dataset::write_chunk(path, &header, &records)?;
+                if log_lines {
+                    // No progress bar off a terminal: one line per chunk for the log.
+                    let done = bar.position();
+                    let secs = began.elapsed().as_secs_f64();
+                    let rate = done as f64 / secs.max(1e-9);
+                    eprintln!(
+                        "{}: {} positions; {done}/{total} games, {n} positions, {rate:.2} games/s, ETA {:.0} s",
+                        path.display(),
+                        records.len(),
+                        (total - done) as f64 / rate.max(1e-9)
+                    );
+                }
+                Ok(())
             },
         )
     });

@@ -292,7 +292,8 @@ pub fn decode_chunk(path: &Path, bytes: &[u8]) -> Result<(ChunkHeader, Vec<Recor
         return Err(bad("not a self-play chunk (no `CKSP` magic)".to_owned()));
     }
     let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
-    let u32_at = |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+    let u32_at =
+        |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
     let u64_at = |i: usize| {
         let mut a = [0u8; 8];
         a.copy_from_slice(&bytes[i..i + 8]);

@@ -102,6 +102,9 @@ impl Engine {
         if options.search.features != defaults.features {
             parts.push(format!("lmr={}", options.search.features.reductions));
         }
+        if options.search.eval != defaults.eval {
+            parts.extend(options.search.eval.spec_option());
+        }
         let (mut w, mut d) = (options.search.weights, defaults.weights);
         for name in crate::play::eval::Weights::NAMES {
             let (a, b) = (w.get_mut(name).map(|x| *x), d.get_mut(name).map(|x| *x));

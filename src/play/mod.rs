@@ -9,12 +9,14 @@ pub mod clock;
 pub mod dataset;
 pub mod engine;
 pub mod eval;
+pub mod evaluator;
 pub mod game;
 pub mod player;
 pub mod search;
 pub mod selfplay;
 pub mod spec;
 pub mod table;
+pub mod train;
 
 pub use clock::{Budget, Clock, TimeBudget, TimeMeasure};
 pub use engine::{Engine, EngineOptions};

@@ -14,7 +14,8 @@ use crate::rules::moves::{Move, MoveList};
 use crate::rules::position::Position;
 
 use super::clock::{Clock, TimeBudget};
-use super::eval::{evaluate_with, Weights};
+use super::eval::Weights;
+use super::evaluator::Evaluator;
 use super::game::Game;
 use super::table::{Bound, Entry, Table};
 
@@ -123,8 +124,10 @@ pub struct SearchOptions {
     pub contempt: i32,
     /// Enhancements switched on.
     pub features: Features,
-    /// Weights of the evaluation.
+    /// Weights of the hand-set evaluation.
     pub weights: Weights,
+    /// The evaluation called (trained by default).
+    pub eval: Evaluator,
 }
 
 impl Default for SearchOptions {
@@ -134,6 +137,7 @@ impl Default for SearchOptions {
             contempt: 0,
             features: Features::default(),
             weights: Weights::default(),
+            eval: Evaluator::default(),
         }
     }
 }
@@ -457,7 +461,7 @@ impl Searcher {
             if self.is_draw(ply, quiet) {
                 return self.draw_score(ply);
             }
-            return evaluate_with(pos, &self.options.weights);
+            return self.options.eval.evaluate(pos, &self.options.weights);
         }
         let mut moves = MoveList::new();
         movegen::generate_with(pos, self.crowning, Routes::Distinct, &mut moves);
@@ -468,7 +472,7 @@ impl Searcher {
             return self.draw_score(ply);
         }
         if ply >= MAX_PLY {
-            return evaluate_with(pos, &self.options.weights);
+            return self.options.eval.evaluate(pos, &self.options.weights);
         }
         // Mate-distance pruning.
         let alpha_floor = -(WIN - ply as i32);

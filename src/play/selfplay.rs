@@ -241,7 +241,9 @@ pub fn play_game(
             break Outcome::Draw;
         };
         if !movegen::has_jump(&pos) {
-            let score = thought.score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
+            let score = thought
+                .score
+                .clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
             seen.push((pos, g.ply(), score, exact));
         }
         if g.play(thought.best).is_err() {

@@ -8,6 +8,7 @@ use std::time::Duration;
 use thiserror::Error;
 
 use super::engine::{Engine, EngineOptions};
+use super::evaluator::Evaluator;
 use super::player::{MinimaxPlayer, Player, RandomPlayer};
 
 /// A parsed player specification, from which players are made.
@@ -138,7 +139,8 @@ impl FromStr for PlayerSpec {
                 for opt in options() {
                     const KNOWN: &str =
                         "time=SECONDS, nodes=N, depth=N, table=MIB, contempt=N, lmr=0|1|2, \
-                         or an evaluation weight such as back_rank=N";
+                         eval=hand|trained, weights=FILE, or a hand-set evaluation weight \
+                         such as back_rank=N";
                     let Some((key, v)) = opt.split_once('=') else {
                         return Err(unknown(opt, KNOWN));
                     };
@@ -190,6 +192,19 @@ impl FromStr for PlayerSpec {
                                 .ok_or_else(|| {
                                 bad(key, format!("`{v}` is not between -1000 and 1000"))
                             })?;
+                        }
+                        "eval" => {
+                            o.search.eval = match v {
+                                "hand" => Evaluator::Hand,
+                                "trained" => {
+                                    Evaluator::shipped().map_err(|e| bad(key, e.to_string()))?
+                                }
+                                _ => return Err(bad(key, format!("`{v}` is not hand or trained"))),
+                            };
+                        }
+                        "weights" => {
+                            o.search.eval = Evaluator::from_file(std::path::Path::new(v))
+                                .map_err(|e| bad(key, e.to_string()))?;
                         }
                         "lmr" => {
                             let level = int(v)?;

@@ -13,6 +13,8 @@ use crate::rules::square::Square;
 
 use super::score::Score;
 
+pub mod trained;
+
 /// Value of a man.
 pub const MAN: i32 = 100;
 /// Value of a king.

@@ -17,11 +17,19 @@ pub enum Evaluator {
     Trained(&'static TrainedWeights),
 }
 
+/// Whether the engine plays with the shipped trained weights by default (else the hand-set
+/// evaluation, until trained weights measure stronger).
+pub const TRAINED_BY_DEFAULT: bool = false;
+
 impl Default for Evaluator {
-    /// The shipped trained weights (the hand-set evaluation if they could not be read, which a
-    /// test rules out).
+    /// The shipped trained weights when [`TRAINED_BY_DEFAULT`] (the hand-set evaluation if they
+    /// could not be read, which a test rules out).
     fn default() -> Self {
-        trained::embedded().map_or(Evaluator::Hand, Evaluator::Trained)
+        if TRAINED_BY_DEFAULT {
+            trained::embedded().map_or(Evaluator::Hand, Evaluator::Trained)
+        } else {
+            Evaluator::Hand
+        }
     }
 }
 
@@ -75,7 +83,7 @@ impl Evaluator {
     pub fn spec_option(&self) -> Option<String> {
         match self {
             Evaluator::Hand => Some("eval=hand".to_owned()),
-            Evaluator::Trained(w) if w.source() == "embedded" => None,
+            Evaluator::Trained(w) if w.source() == "embedded" => Some("eval=trained".to_owned()),
             Evaluator::Trained(w) => Some(format!("weights={}", w.source())),
         }
     }

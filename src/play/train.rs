@@ -346,6 +346,104 @@ pub fn model_logit(model: &Model, pos: &Position) -> Option<f64> {
 mod tests {
     use super::*;
 
+    use crate::play::dataset::{self, Outcome, Record};
+    use crate::rules::bitboard::Bitboard;
+    use crate::rules::piece::Color;
+
+    /// The committed tiny data set: 8 self-play games (`checkers selfplay --games 8
+    /// --chunk-games 8 --seed 5 --player engine:nodes=500,eval=hand --egdb-pieces 5`).
+    const TINY: &[u8] = include_bytes!("../../tests/data/training/tiny-selfplay.ckd");
+
+    #[test]
+    fn the_tiny_pipeline_gives_the_committed_weights() {
+        let (_, records) = dataset::decode_chunk(std::path::Path::new("tiny"), TINY).unwrap();
+        assert_eq!(records.len(), 810);
+        let config = TrainConfig {
+            epochs: 3,
+            batch: 64,
+            ..TrainConfig::default()
+        };
+        let (train, held) = split(&records, &config);
+        let mut losses = Vec::new();
+        let model = fit(&train, &held, &config, &mut |r| losses.push(r.train_loss));
+        assert!(losses[2] < losses[0], "{losses:?}");
+        let bytes = model.quantize("tiny").unwrap().to_bytes();
+        // Bit-identical weights from the same data, settings and seed.
+        assert_eq!(
+            crc32fast::hash(&bytes),
+            TINY_WEIGHTS_CRC,
+            "{:#010x}",
+            crc32fast::hash(&bytes)
+        );
+    }
+
+    /// CRC-32 of the weights file the tiny pipeline writes.
+    const TINY_WEIGHTS_CRC: u32 = 0x2144_df1c;
+
+    #[test]
+    fn a_synthetic_signal_is_learnt() {
+        // Red to move wins exactly when it has a man on the marked cell; the rest is noise.
+        let marked = dataset::dark_cell(17);
+        let mut rng = SplitMix64::new(3);
+        let mut records = Vec::new();
+        for _ in 0..6000 {
+            let (mut red, mut black) = (0u64, 0u64);
+            for k in 4..32 {
+                let cell = dataset::dark_cell(k);
+                match rng.below(4) {
+                    0 => red |= 1 << cell,
+                    1 if k < 28 => black |= 1 << cell,
+                    _ => {}
+                }
+            }
+            black &= !(1 << marked);
+            let pos =
+                Position::new(Bitboard(red), Bitboard(black), Bitboard(0), Color::Red).unwrap();
+            let outcome = if red >> marked & 1 == 1 {
+                Outcome::Win
+            } else {
+                Outcome::Loss
+            };
+            records.push(Record {
+                position: pos,
+                outcome,
+                exact: false,
+                ply: 0,
+                score: 0,
+            });
+        }
+        let config = TrainConfig {
+            epochs: 6,
+            batch: 64,
+            learning_rate: 0.05,
+            ..TrainConfig::default()
+        };
+        let (train, held) = split(&records, &config);
+        let model = fit(&train, &held, &config, &mut |_| {});
+        assert!(
+            model.loss(&held) < 0.5 * constant_loss(&train, &held),
+            "{}",
+            model.loss(&held)
+        );
+        // The same board with and without the man on the marked cell.
+        let with = Position::new(
+            Bitboard(1 << marked | 1 << dataset::dark_cell(30)),
+            Bitboard(1 << dataset::dark_cell(5)),
+            Bitboard(0),
+            Color::Red,
+        )
+        .unwrap();
+        let without = Position::new(
+            Bitboard(1 << dataset::dark_cell(16) | 1 << dataset::dark_cell(30)),
+            Bitboard(1 << dataset::dark_cell(5)),
+            Bitboard(0),
+            Color::Red,
+        )
+        .unwrap();
+        let gap = model_logit(&model, &with).unwrap() - model_logit(&model, &without).unwrap();
+        assert!(gap > 2.0, "{gap}");
+    }
+
     #[test]
     fn exp_is_accurate() {
         for x in [-30.0, -3.3, -1.0, 0.0, 0.5, 1.0, 2.7, 20.0] {

@@ -46,6 +46,15 @@ pub struct TrainArgs {
     #[arg(long, value_name = "X", default_value_t = TrainConfig::default().l2)]
     pub l2: f64,
 
+    /// Share of each target taken from the recorded search score rather than the game's result
+    /// (0 to 1; exact values from the databases are kept).
+    #[arg(long = "score-weight", value_name = "X", default_value_t = TrainConfig::default().score_weight)]
+    pub score_weight: f64,
+
+    /// The search score worth one logit when turned into an expected score.
+    #[arg(long = "score-scale", value_name = "X", default_value_t = TrainConfig::default().score_scale)]
+    pub score_scale: f64,
+
     /// Seed of the shuffles.
     #[arg(long, value_name = "N", default_value_t = TrainConfig::default().seed)]
     pub seed: u64,
@@ -65,6 +74,8 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
         decay: args.decay,
         l2: args.l2,
         seed: args.seed,
+        score_weight: args.score_weight,
+        score_scale: args.score_scale,
         ..TrainConfig::default()
     };
     let positive = |x: f64| x.is_finite() && x > 0.0;
@@ -73,6 +84,9 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
         || !(config.l2 == 0.0 || positive(config.l2))
     {
         bail!("--learning-rate and --decay must be positive, --l2 at least 0");
+    }
+    if !(0.0..=1.0).contains(&config.score_weight) || !positive(config.score_scale) {
+        bail!("--score-weight must be between 0 and 1, --score-scale positive");
     }
     let records = dataset::read_all(&args.data)?;
     let exact = records.iter().filter(|r| r.exact).count();

@@ -35,6 +35,11 @@ pub struct TrainConfig {
     pub seed: u64,
     /// One block of this many consecutive records in `holdout` is held out (0: none).
     pub holdout: u64,
+    /// Share of the target taken from the recorded search score instead of the game's result
+    /// (0: results only); positions with exact values keep them.
+    pub score_weight: f64,
+    /// The search score that counts as one logit, for turning it into an expected score.
+    pub score_scale: f64,
 }
 
 impl Default for TrainConfig {
@@ -47,6 +52,8 @@ impl Default for TrainConfig {
             l2: 1e-6,
             seed: 1,
             holdout: 20,
+            score_weight: 0.0,
+            score_scale: 45.0,
         }
     }
 }
@@ -102,6 +109,17 @@ pub fn target(r: &Record) -> f32 {
     r.outcome.for_color(r.position.side_to_move()).target()
 }
 
+/// The training target of `r`: its label, blended with its search score as `config` says.
+#[must_use]
+pub fn blended_target(r: &Record, config: &TrainConfig) -> f32 {
+    let t = f64::from(target(r));
+    if r.exact || config.score_weight <= 0.0 {
+        return t as f32;
+    }
+    let from_score = sigmoid(f64::from(r.score) / config.score_scale.max(1e-9));
+    ((1.0 - config.score_weight) * t + config.score_weight * from_score) as f32
+}
+
 /// Splits `records` into training and held-out samples (positions with pieces on light cells,
 /// which the tables do not cover, are skipped).
 #[must_use]
@@ -115,8 +133,12 @@ pub fn split(records: &[Record], config: &TrainConfig) -> (Samples, Samples) {
         let block = (i / BLOCK) as u64;
         let out =
             config.holdout > 0 && SplitMix64::new(block ^ 0x5EED).next_u64() % config.holdout == 0;
-        let s = if out { &mut held } else { &mut train };
-        s.push(&view, &f, target(r));
+        // The held-out loss is always measured against results, what the play is judged by.
+        if out {
+            held.push(&view, &f, target(r));
+        } else {
+            train.push(&view, &f, blended_target(r, config));
+        }
     }
     (train, held)
 }

@@ -11,6 +11,7 @@ use clap::Args;
 use checkers::formats::files;
 use checkers::play::dataset;
 use checkers::play::train::{self, TrainConfig};
+use checkers::search::eval::trained;
 
 use super::output;
 
@@ -18,9 +19,11 @@ use super::output;
 #[derive(Debug, Args)]
 pub struct TrainArgs {
     /// Data set folders written by `checkers selfplay` (or single chunk files), read in the
-    /// order given.
-    #[arg(long, value_name = "DIR", required = true, num_args = 1..)]
-    pub data: Vec<PathBuf>,
+    /// order given. `DIR@K` says that the search scores recorded there count K per logit (45
+    /// for data played with the hand-set evaluation); they are brought to the trained
+    /// evaluation's 100 per logit.
+    #[arg(long, value_name = "DIR[@K]", required = true, num_args = 1..)]
+    pub data: Vec<String>,
 
     /// The weights file to write.
     #[arg(long, value_name = "FILE")]
@@ -88,7 +91,26 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
     if !(0.0..=1.0).contains(&config.score_weight) || !positive(config.score_scale) {
         bail!("--score-weight must be between 0 and 1, --score-scale positive");
     }
-    let records = dataset::read_all(&args.data)?;
+    let mut records = Vec::new();
+    for spec in &args.data {
+        let (dir, scale) = match spec.rsplit_once('@') {
+            Some((d, k)) => match k.parse::<f64>() {
+                Ok(k) if k.is_finite() && k > 0.0 => (d, Some(k)),
+                _ => bail!("--data {spec}: `{k}` is not a positive score scale"),
+            },
+            None => (spec.as_str(), None),
+        };
+        let mut part = dataset::read_all(&[PathBuf::from(dir)])?;
+        if let Some(k) = scale {
+            let one = f64::from(trained::EVAL_ONE);
+            for r in &mut part {
+                r.score = (f64::from(r.score) * one / k)
+                    .round()
+                    .clamp(-32767.0, 32767.0) as i16;
+            }
+        }
+        records.extend(part);
+    }
     let exact = records.iter().filter(|r| r.exact).count();
     let (training, held) = train::split(&records, &config);
     if training.is_empty() {

@@ -19,7 +19,7 @@ pub enum Evaluator {
 
 /// Whether the engine plays with the shipped trained weights by default (else the hand-set
 /// evaluation, until trained weights measure stronger).
-pub const TRAINED_BY_DEFAULT: bool = false;
+pub const TRAINED_BY_DEFAULT: bool = true;
 
 impl Default for Evaluator {
     /// The shipped trained weights when [`TRAINED_BY_DEFAULT`] (the hand-set evaluation if they

@@ -13,7 +13,6 @@ use checkers::rules::game::Outcome;
 use checkers::search::endgame::store::Store;
 use checkers::search::endgame::EndgameDb;
 use checkers::search::solve::{self, Solution, SolveOptions, UnprovenMove};
-use checkers::search::ProofEngine;
 use checkers::{Color, SetupWarning};
 
 use super::output;
@@ -111,24 +110,25 @@ pub struct EngineArgs {
           value_parser = parse_seconds)]
     pub time_limit: f64,
 
-    /// Nodes a move may search before the best move found so far is played.
+    /// Nodes a move's iterative deepening may search before the best move found so far is
+    /// played.
     ///
     /// Each side's first move gets 20 times as many, to prove the puzzle's value. Counting
-    /// nodes, not time, keeps the output identical from run to run.
-    #[arg(long = "nodes-per-move", value_name = "NODES", default_value_t = 100_000,
+    /// nodes, not time, keeps the output identical from run to run. How each turn's budget is
+    /// set (deepening, proof share, database builds, deadline) is described once, in the
+    /// documentation of the module `search::budget` (`cargo doc --open`).
+    #[arg(long = "nodes-per-move", value_name = "NODES",
+          default_value_t = checkers::search::budget::DEFAULT_NODES_PER_MOVE,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes_per_move: u64,
 
     /// The search speed assumed when turning the time limit into the game's budget of nodes
     /// for proving unproven moves (proof searches): the budget is this times 85% of the time
-    /// limit. The game's first unproven move may spend half of it when one side looks clearly
-    /// ahead (a sixteenth when the board looks level: a draw, most likely, which no proof
-    /// settles), the other side's first a quarter of what is left (a thirty-second), later ones
-    /// a quarter (a thirty-second) when their side's previous search saw a game end at most 10
-    /// plies past the bound its proofs reached. A count fixed by the settings, so the same
-    /// puzzle and settings always give the same line. 0: no proof searches.
+    /// limit, shared out among the turns as `search::budget` describes. A count fixed by the
+    /// settings, so the same puzzle and settings always give the same line. 0: no proof
+    /// searches.
     #[arg(long = "nodes-per-second", value_name = "NODES",
-          default_value_t = checkers::search::solve::DEFAULT_NODES_PER_SECOND)]
+          default_value_t = checkers::search::budget::DEFAULT_NODES_PER_SECOND)]
     pub nodes_per_second: u64,
 
     /// Also end the game as a draw after 50 moves of each side without a capture or a crowning.
@@ -153,34 +153,6 @@ pub struct EngineArgs {
     /// databases. Same results when the search can prove them; far more work.
     #[arg(long = "no-endgame-db")]
     pub no_endgame_db: bool,
-
-    /// Measurement switch: the engine of the proof search (default: alphabeta).
-    #[arg(long = "proof-engine", value_enum, hide = true)]
-    pub proof_engine: Option<ProofEngineArg>,
-}
-
-/// The proof search's engines, as written on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ProofEngineArg {
-    /// Null-window alpha-beta at the mate bound.
-    Alphabeta,
-    /// Depth-first proof-number search.
-    Dfpn,
-    /// Df-pn first within a budget, then alpha-beta.
-    Hybrid,
-    /// Df-pn's shortest proven bound first, then alpha-beta's bounds below it.
-    UpperFirst,
-}
-
-impl From<ProofEngineArg> for ProofEngine {
-    fn from(e: ProofEngineArg) -> ProofEngine {
-        match e {
-            ProofEngineArg::Alphabeta => ProofEngine::AlphaBeta,
-            ProofEngineArg::Dfpn => ProofEngine::Dfpn,
-            ProofEngineArg::Hybrid => ProofEngine::Hybrid,
-            ProofEngineArg::UpperFirst => ProofEngine::UpperFirst,
-        }
-    }
 }
 
 /// A positive, finite number of seconds.
@@ -210,9 +182,6 @@ pub fn solve_options(engine: &EngineArgs) -> SolveOptions {
             table: !engine.no_table,
             ordering: !engine.no_ordering,
             endgame_db: !engine.no_endgame_db,
-            proof: engine
-                .proof_engine
-                .map_or_else(ProofEngine::default, ProofEngine::from),
         },
     }
 }
@@ -349,8 +318,7 @@ fn plural(n: usize, noun: &str) -> String {
 }
 
 /// How far the proofs of the unproven moves got, the first few of them: "move 1: no end within
-/// 11 plies, scored win in 25", or with a proven upper bound "move 1: no end within 11 plies, a
-/// win within 31, scored win in 25".
+/// 11 plies, scored win in 25".
 fn unproven_moves(moves: &[UnprovenMove]) -> String {
     const SHOWN: usize = 3;
     let mut parts: Vec<String> = moves
@@ -358,13 +326,8 @@ fn unproven_moves(moves: &[UnprovenMove]) -> String {
         .take(SHOWN)
         .map(|m| {
             let score = m.score.map_or(String::new(), |s| format!(", scored {s}"));
-            // Odd bounds are the mover's wins, even ones its losses.
-            let upper = m.end_within.map_or(String::new(), |n| {
-                let kind = if n % 2 == 1 { "win" } else { "loss" };
-                format!(", a {kind} within {n}")
-            });
             format!(
-                "move {}: no end within {} plies{upper}{score}",
+                "move {}: no end within {} plies{score}",
                 m.number, m.no_end_within
             )
         })
@@ -378,6 +341,7 @@ fn unproven_moves(moves: &[UnprovenMove]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use checkers::search::Score;
     use checkers::Square;
 
     #[test]
@@ -413,31 +377,33 @@ mod tests {
     }
 
     #[test]
-    fn unproven_moves_name_their_proven_upper_bound() {
+    fn unproven_moves_name_their_bound_and_score() {
         let moves = [
             UnprovenMove {
                 number: 1,
                 no_end_within: 19,
-                end_within: Some(31),
                 score: None,
             },
             UnprovenMove {
                 number: 3,
                 no_end_within: 8,
-                end_within: Some(12),
-                score: None,
+                score: Some(Score(-201)),
             },
             UnprovenMove {
                 number: 5,
                 no_end_within: 11,
-                end_within: None,
+                score: Some(Score::won_at(25)),
+            },
+            UnprovenMove {
+                number: 7,
+                no_end_within: 2,
                 score: None,
             },
         ];
         assert_eq!(
             unproven_moves(&moves),
-            "move 1: no end within 19 plies, a win within 31; move 3: no end within 8 plies, a \
-             loss within 12; move 5: no end within 11 plies"
+            "move 1: no end within 19 plies; move 3: no end within 8 plies, scored -201; move 5: \
+             no end within 11 plies, scored win in 25; 1 more"
         );
     }
 

@@ -10,9 +10,9 @@ use clap::{Args, ValueEnum};
 use checkers::formats::{input, notation};
 
 use super::output::{self, BadInput};
-use checkers::play::evaluator::Evaluator;
 use checkers::play::{Clock, Engine, EngineOptions, Game};
 use checkers::rules::draw::DrawRule;
+use checkers::search::eval::{Evaluator, Weights};
 use checkers::{Color, Position};
 
 /// The side to move in a board file.
@@ -99,11 +99,11 @@ pub fn run(args: &ThinkArgs, started: std::time::Instant) -> Result<ExitCode> {
     };
     match (args.eval.as_deref(), &args.weights) {
         (_, Some(path)) => {
-            options.search.eval =
+            options.search.evaluator =
                 Evaluator::from_file(path).map_err(|e| BadInput(e.to_string()))?;
         }
-        (Some("hand"), None) => options.search.eval = Evaluator::Hand,
-        (Some(_), None) => options.search.eval = Evaluator::shipped()?,
+        (Some("hand"), None) => options.search.evaluator = Evaluator::Hand(Weights::default()),
+        (Some(_), None) => options.search.evaluator = Evaluator::shipped()?,
         (None, None) => {}
     }
     let mut engine = Engine::new(options);

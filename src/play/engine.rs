@@ -5,11 +5,19 @@ use std::time::Duration;
 use super::clock::{Budget, Clock, TimeBudget};
 use super::game::Game;
 use super::player::{Player, PlayerError};
-use super::search::{SearchLimits, SearchOptions, Searcher, Thought};
 use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::search::eval::{Evaluator, Weights};
+use crate::search::game::{
+    is_reversible, GameLimits, GameOptions, GameRoot, GameSearcher, Stopwatch,
+};
+use crate::search::GameThought;
+
+/// What the game driver found for a move.
+pub type Thought = GameThought;
 
 /// What limits and shapes the engine's thinking, on top of the clock it is given.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct EngineOptions {
     /// Think this long per move at most (the clock still applies if shorter).
     pub move_time: Option<Duration>,
@@ -17,24 +25,61 @@ pub struct EngineOptions {
     pub nodes: Option<u64>,
     /// Search to this depth per move.
     pub depth: Option<u32>,
-    /// Search options (table size, contempt).
-    pub search: SearchOptions,
+    /// Search options (table size, contempt, evaluation).
+    pub search: GameOptions,
+    /// Temporary (issue 20's strength match): play with the game search as it was before it was
+    /// unified with the puzzle search.
+    pub legacy: bool,
 }
 
-/// The engine: a [`Searcher`] kept for a whole game, and its options.
+/// The search an engine plays with.
+enum Search {
+    Unified(Box<GameSearcher>),
+    Legacy(Box<super::legacy::search::Searcher>),
+}
+
+/// The engine: a game searcher kept for a whole game, and its options.
 pub struct Engine {
     options: EngineOptions,
-    searcher: Searcher,
+    searcher: Search,
     last: Option<Thought>,
+}
+
+impl Stopwatch for Clock {
+    fn elapsed(&self) -> Duration {
+        Clock::elapsed(self)
+    }
+}
+
+/// The positions of `game` since its last irreversible move (anything but a king's step),
+/// oldest first, ending with the current one.
+fn since_irreversible(game: &Game) -> &[Position] {
+    let positions = game.positions();
+    let moves = game.moves();
+    let mut first = positions.len() - 1;
+    while first > 0 && is_reversible(&positions[first - 1], moves[first - 1]) {
+        first -= 1;
+    }
+    &positions[first..]
 }
 
 impl Engine {
     /// An engine with `options`.
     #[must_use]
     pub fn new(options: EngineOptions) -> Engine {
+        let searcher = if options.legacy {
+            let legacy = super::legacy::search::SearchOptions {
+                table_mb: options.search.table_mb,
+                contempt: options.search.contempt,
+                ..Default::default()
+            };
+            Search::Legacy(Box::new(super::legacy::search::Searcher::new(legacy)))
+        } else {
+            Search::Unified(Box::new(GameSearcher::new(options.search.clone())))
+        };
         Engine {
             options,
-            searcher: Searcher::new(options.search),
+            searcher,
             last: None,
         }
     }
@@ -62,11 +107,8 @@ impl Engine {
             );
             budget = tighter(budget, own);
         }
-        let limits = SearchLimits {
-            depth: self.options.depth,
-            nodes: self.options.nodes,
-        };
-        if limits.depth.is_some() || limits.nodes.is_some() {
+        let fixed = self.options.depth.is_some() || self.options.nodes.is_some();
+        if fixed {
             if self.options.move_time.is_none() {
                 budget.soft = None;
             }
@@ -74,7 +116,40 @@ impl Engine {
                 budget = TimeBudget::unlimited();
             }
         }
-        let thought = self.searcher.think(game, clock, budget, limits);
+        let thought = match &mut self.searcher {
+            Search::Unified(searcher) => {
+                let root = GameRoot {
+                    history: since_irreversible(game),
+                    quiet_plies: game.quiet_plies(),
+                    rule: game.draw_rule(),
+                    crowning: game.crowning_rule(),
+                };
+                let limits = GameLimits {
+                    depth: self.options.depth,
+                    nodes: self.options.nodes,
+                    soft: budget.soft,
+                    hard: budget.hard,
+                    stop: None,
+                };
+                searcher.think(root, clock, limits)
+            }
+            Search::Legacy(searcher) => {
+                let limits = super::legacy::search::SearchLimits {
+                    depth: self.options.depth,
+                    nodes: self.options.nodes,
+                };
+                searcher
+                    .think(game, clock, budget, limits)
+                    .map(|t| Thought {
+                        best: t.best,
+                        score: crate::search::Score(t.score),
+                        depth: t.depth,
+                        nodes: t.nodes,
+                        elapsed: t.elapsed,
+                        pv: t.pv,
+                    })
+            }
+        };
         self.last.clone_from(&thought);
         thought
     }
@@ -92,25 +167,25 @@ impl Engine {
         if let Some(d) = options.depth {
             parts.push(format!("depth={d}"));
         }
-        let defaults = SearchOptions::default();
+        let defaults = GameOptions::default();
         if options.search.table_mb != defaults.table_mb {
             parts.push(format!("table={}", options.search.table_mb));
         }
         if options.search.contempt != defaults.contempt {
             parts.push(format!("contempt={}", options.search.contempt));
         }
-        if options.search.features != defaults.features {
-            parts.push(format!("lmr={}", options.search.features.reductions));
+        if options.search.evaluator != defaults.evaluator {
+            parts.extend(options.search.evaluator.spec_option());
         }
-        if options.search.eval != defaults.eval {
-            parts.extend(options.search.eval.spec_option());
-        }
-        let (mut w, mut d) = (options.search.weights, defaults.weights);
-        for name in crate::play::eval::Weights::NAMES {
-            let (a, b) = (w.get_mut(name).map(|x| *x), d.get_mut(name).map(|x| *x));
-            if a != b {
-                parts.push(format!("{name}={}", a.unwrap_or(0)));
+        if let (Evaluator::Hand(w), d) = (&options.search.evaluator, Weights::default()) {
+            for name in Weights::NAMES {
+                if w.get(name) != d.get(name) {
+                    parts.push(format!("{name}={}", w.get(name).unwrap_or(0)));
+                }
             }
+        }
+        if options.legacy {
+            parts.push("legacy=1".to_owned());
         }
         if parts.is_empty() {
             "engine".to_owned()
@@ -145,7 +220,10 @@ impl Player for Engine {
     }
 
     fn new_game(&mut self) {
-        self.searcher.clear();
+        match &mut self.searcher {
+            Search::Unified(s) => s.clear(),
+            Search::Legacy(s) => s.clear(),
+        }
         self.last = None;
     }
 

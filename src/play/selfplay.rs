@@ -243,6 +243,7 @@ pub fn play_game(
         if !movegen::has_jump(&pos) {
             let score = thought
                 .score
+                .0
                 .clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
             seen.push((pos, g.ply(), score, exact));
         }
@@ -278,7 +279,7 @@ pub fn play_chunk(
     progress: &(dyn Fn() + Sync),
 ) -> (ChunkHeader, Vec<Record>) {
     let header = config.header(chunk, total);
-    let mut engine = Engine::new(config.engine);
+    let mut engine = Engine::new(config.engine.clone());
     let mut records = Vec::new();
     for game in header.first_game..header.first_game + u64::from(header.games) {
         records.extend(play_game(config, game, &mut engine, labels).records);
@@ -321,9 +322,14 @@ mod tests {
     #[test]
     fn games_repeat_and_shards_split_the_chunks() {
         let c = tiny();
-        let mut e = Engine::new(c.engine);
+        let mut e = Engine::new(c.engine.clone());
         let a = play_game(&c, 3, &mut e, &mut Labeller::none());
-        let b = play_game(&c, 3, &mut Engine::new(c.engine), &mut Labeller::none());
+        let b = play_game(
+            &c,
+            3,
+            &mut Engine::new(c.engine.clone()),
+            &mut Labeller::none(),
+        );
         assert_eq!(a.records, b.records);
         assert!(!a.records.is_empty());
         assert!(a

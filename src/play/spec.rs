@@ -8,8 +8,8 @@ use std::time::Duration;
 use thiserror::Error;
 
 use super::engine::{Engine, EngineOptions};
-use super::evaluator::Evaluator;
 use super::player::{MinimaxPlayer, Player, RandomPlayer};
+use crate::search::eval::{Evaluator, Weights};
 
 /// A parsed player specification, from which players are made.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,12 +64,12 @@ impl PlayerSpec {
     /// game to game (seed + index), so a match does not replay one game.
     #[must_use]
     pub fn build(&self, game_index: u64) -> Box<dyn Player> {
-        match *self {
+        match self {
             PlayerSpec::Random { seed } => {
                 Box::new(RandomPlayer::new(seed.wrapping_add(game_index)))
             }
-            PlayerSpec::Minimax { depth } => Box::new(MinimaxPlayer::new(depth)),
-            PlayerSpec::Engine(options) => Box::new(Engine::new(options)),
+            PlayerSpec::Minimax { depth } => Box::new(MinimaxPlayer::new(*depth)),
+            PlayerSpec::Engine(options) => Box::new(Engine::new(options.clone())),
         }
     }
 
@@ -137,10 +137,9 @@ impl FromStr for PlayerSpec {
             "engine" => {
                 let mut o = EngineOptions::default();
                 for opt in options() {
-                    const KNOWN: &str =
-                        "time=SECONDS, nodes=N, depth=N, table=MIB, contempt=N, lmr=0|1|2, \
-                         eval=hand|trained, weights=FILE, or a hand-set evaluation weight \
-                         such as back_rank=N";
+                    const KNOWN: &str = "time=SECONDS, nodes=N, depth=N, table=MIB, contempt=N, \
+                         eval=hand|trained, weights=FILE, or (after eval=hand) a hand-set \
+                         evaluation weight such as back_rank=N";
                     let Some((key, v)) = opt.split_once('=') else {
                         return Err(unknown(opt, KNOWN));
                     };
@@ -184,6 +183,20 @@ impl FromStr for PlayerSpec {
                             }
                             o.search.table_mb = mb as usize;
                         }
+                        "legacy" => o.legacy = v == "1",
+                        "eval" => {
+                            o.search.evaluator = match v {
+                                "hand" => Evaluator::Hand(Weights::default()),
+                                "trained" => {
+                                    Evaluator::shipped().map_err(|e| bad(key, e.to_string()))?
+                                }
+                                _ => return Err(bad(key, format!("`{v}` is not hand or trained"))),
+                            };
+                        }
+                        "weights" => {
+                            o.search.evaluator = Evaluator::from_file(std::path::Path::new(v))
+                                .map_err(|e| bad(key, e.to_string()))?;
+                        }
                         "contempt" => {
                             o.search.contempt = v
                                 .parse::<i32>()
@@ -193,28 +206,9 @@ impl FromStr for PlayerSpec {
                                 bad(key, format!("`{v}` is not between -1000 and 1000"))
                             })?;
                         }
-                        "eval" => {
-                            o.search.eval = match v {
-                                "hand" => Evaluator::Hand,
-                                "trained" => {
-                                    Evaluator::shipped().map_err(|e| bad(key, e.to_string()))?
-                                }
-                                _ => return Err(bad(key, format!("`{v}` is not hand or trained"))),
-                            };
-                        }
-                        "weights" => {
-                            o.search.eval = Evaluator::from_file(std::path::Path::new(v))
-                                .map_err(|e| bad(key, e.to_string()))?;
-                        }
-                        "lmr" => {
-                            let level = int(v)?;
-                            if level > 2 {
-                                return Err(bad(key, format!("{level} is not 0, 1 or 2")));
-                            }
-                            o.search.features.reductions = level as u8;
-                        }
                         _ => {
-                            let Some(weight) = o.search.weights.get_mut(key) else {
+                            let weight = o.search.evaluator.weights_mut();
+                            let Some(weight) = weight.and_then(|w| w.get_mut(key)) else {
                                 return Err(unknown(opt, KNOWN));
                             };
                             *weight = v
@@ -275,6 +269,8 @@ mod tests {
             ("engine:nodes=0", "at least 1"),
             ("engine:speed=9", "unknown option"),
             ("engine:depth", "unknown option"),
+            ("engine:eval=neural", "hand or trained"),
+            ("engine:weights=/nonexistent/w.ckw", "/nonexistent/w.ckw"),
         ] {
             let err = text.parse::<PlayerSpec>().unwrap_err().to_string();
             assert!(err.contains(needle), "{text}: {err}");
@@ -288,6 +284,8 @@ mod tests {
             "minimax:3",
             "engine",
             "engine:nodes=100,depth=4",
+            "engine:nodes=100,eval=hand",
+            "engine:eval=hand,back_rank=30",
         ] {
             let spec: PlayerSpec = text.parse().unwrap();
             assert_eq!(spec.to_string().parse::<PlayerSpec>(), Ok(spec));

@@ -1,5 +1,7 @@
-//! Negamax alpha-beta with principal-variation windows, a transposition table, mate-distance
-//! bounds and a capture extension at the horizon.
+//! The puzzle driver's exact search: negamax alpha-beta with principal-variation windows, the
+//! core's transposition table and move orderer, enhanced transposition cutoffs, mate-distance
+//! bounds, the endgame databases read at every covered node, and a capture extension at the
+//! horizon. No forward pruning: what it proves is exact.
 
 use std::time::Instant;
 
@@ -7,9 +9,9 @@ use crate::rules::movegen::{self, Routes};
 use crate::rules::moves::MoveList;
 use crate::rules::position::Position;
 
-use super::dfpn::ProofTable;
+use super::budget::BuildCaps;
 use super::endgame::{BuildError, EndgameDb};
-use super::eval::evaluate;
+use super::eval::hand;
 use super::ordering::{Keys, MoveOrderer};
 use super::score::{Score, MAX_PLY};
 use super::tt::{Bound, Entry, TranspositionTable};
@@ -25,19 +27,8 @@ pub struct Limits {
     /// Stop at this instant (endgame database builds too).
     pub deadline: Option<Instant>,
     /// Most index slots of endgame databases the turn may build, by how its deepening scored
-    /// the position (`None`: no cap; see `Searcher::think`).
+    /// the position (`None`: no cap; see [`budget`](super::budget)).
     pub build_caps: Option<BuildCaps>,
-}
-
-/// Most index slots of endgame databases a turn may build after its deepening, by the
-/// deepening's score: a level board is most likely a draw, which only a database proves, and
-/// only while every move of the line so far is proven.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BuildCaps {
-    /// For a position that looks level (neither side a man and a half ahead).
-    pub level: usize,
-    /// For a position where one side looks clearly ahead, or a game end was seen.
-    pub decisive: usize,
 }
 
 /// Search enhancements that can be switched off to measure what each is worth. Switching them off
@@ -51,31 +42,6 @@ pub struct Features {
     /// Build endgame databases for positions of a few pieces, play from them, and read them at
     /// every covered node (see [`endgame`](super::endgame)).
     pub endgame_db: bool,
-    /// How the proof search answers its questions ([`proof`](super::proof)).
-    pub proof: ProofEngine,
-}
-
-/// The engines of the proof search. All are exact; they differ in the work they need.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum ProofEngine {
-    /// Null-window alpha-beta at the mate bound, with the transposition table: the cheapest
-    /// where the answer is "no game end within the bound" (a disproof).
-    #[default]
-    AlphaBeta,
-    /// Depth-first proof-number search ([`dfpn`](super::dfpn)), which also checks the canonical
-    /// move of a proven turn: far cheaper where the answer is "yes" (a proof), two to four times
-    /// dearer for a disproof.
-    Dfpn,
-    /// Each question first to df-pn within twice the nodes the last question of its kind took,
-    /// then, if that did not answer it, to alpha-beta: the disproofs mostly by alpha-beta, the
-    /// proof by df-pn.
-    Hybrid,
-    /// Upper bound first: df-pn asks for a game end of the expected kind within the largest
-    /// bound and shortens it (two plies at a time) while each shorter bound holds, each
-    /// question within an eighth of the turn's proof nodes; alpha-beta then asks only the bounds
-    /// below the shortest that held (the disproofs it is good at). If they all fail, the value is
-    /// that bound, without asking it by alpha-beta.
-    UpperFirst,
 }
 
 impl Default for Features {
@@ -84,7 +50,6 @@ impl Default for Features {
             table: true,
             ordering: true,
             endgame_db: true,
-            proof: ProofEngine::default(),
         }
     }
 }
@@ -100,11 +65,10 @@ pub struct SearchStats {
     pub first_move_cutoffs: u64,
 }
 
-/// The search state that lives for a whole game: the table and the ordering heuristics.
-pub struct Searcher {
+/// The puzzle driver's state that lives for a whole game: the table, the ordering heuristics
+/// and the endgame databases.
+pub struct PuzzleSearcher {
     pub(super) tt: TranspositionTable,
-    /// The proof numbers of the df-pn proof search.
-    pub(super) dfpn_table: ProofTable,
     pub(super) orderer: MoveOrderer,
     pub(super) stats: SearchStats,
     pub(super) limits: Limits,
@@ -116,7 +80,7 @@ pub struct Searcher {
     /// The first endgame database build that failed for a reason other than the deadline.
     pub(super) endgame_error: Option<BuildError>,
     /// Most index slots a later database build may have, once one gave up (see
-    /// `Searcher::think`).
+    /// `PuzzleSearcher::think`).
     pub(super) build_ceiling: Option<usize>,
 }
 
@@ -127,20 +91,19 @@ const ETC_DEPTH: i32 = 3;
 /// How often (in nodes) the clock is read.
 const CLOCK_INTERVAL: u64 = 1024;
 
-impl Searcher {
+impl PuzzleSearcher {
     /// A searcher with a table of `tt_megabytes` MiB.
     #[must_use]
-    pub fn new(tt_megabytes: usize) -> Searcher {
-        Searcher::with_features(tt_megabytes, Features::default())
+    pub fn new(tt_megabytes: usize) -> PuzzleSearcher {
+        PuzzleSearcher::with_features(tt_megabytes, Features::default())
     }
 
     /// A searcher with some enhancements switched off (for measurements).
     #[must_use]
-    pub fn with_features(tt_megabytes: usize, features: Features) -> Searcher {
-        Searcher {
+    pub fn with_features(tt_megabytes: usize, features: Features) -> PuzzleSearcher {
+        PuzzleSearcher {
             features,
             tt: TranspositionTable::new(tt_megabytes),
-            dfpn_table: ProofTable::new(tt_megabytes),
             orderer: MoveOrderer::default(),
             stats: SearchStats::default(),
             limits: Limits::default(),
@@ -182,10 +145,10 @@ impl Searcher {
         self.endgame_error.as_ref()
     }
 
-    /// Bytes held by the transposition table (and df-pn's table of proof numbers).
+    /// Bytes held by the transposition table.
     #[must_use]
     pub fn tt_bytes(&self) -> usize {
-        self.tt.bytes() + self.dfpn_table.bytes()
+        self.tt.bytes()
     }
 
     /// Whether the turn's deadline has passed.
@@ -231,7 +194,7 @@ impl Searcher {
         // At the horizon a pending capture is searched on (captures are forced and finite), so
         // no leaf is evaluated in the middle of an exchange.
         if ply + 1 >= MAX_PLY || (depth <= 0 && !moves[0].is_capture()) {
-            return evaluate(pos);
+            return hand::puzzle(pos);
         }
         // Mate-distance bounds: nothing here can beat winning next ply or lose before now.
         let alpha_floor = alpha.max(Score::lost_at(ply));
@@ -346,19 +309,5 @@ impl Searcher {
             },
         );
         best
-    }
-}
-
-impl std::ops::Sub for Score {
-    type Output = Score;
-    fn sub(self, rhs: Score) -> Score {
-        Score(self.0 - rhs.0)
-    }
-}
-
-impl std::ops::Add for Score {
-    type Output = Score;
-    fn add(self, rhs: Score) -> Score {
-        Score(self.0 + rhs.0)
     }
 }

@@ -1,94 +1,37 @@
-//! Static evaluation of a quiet position, from the side to move's point of view.
+//! Static evaluation of a position that is not a game end, in hundredths of a man from the side
+//! to move's point of view: one module, one weight set per use.
 //!
-//! Exact game ends never come from here (the search scores them), so the evaluation only steers
-//! move ordering and the choice of move in positions too large to prove. It measures, in
-//! hundredths of a man: material (a king is worth 1.4 men), how far men have advanced, whether
-//! the back row still guards against crowning, king centralisation, and, for the side ahead in
-//! material, how close its kings are to the enemy and how much material has been traded.
+//! Exact game ends never come from here (the searches score them by their distance), so an
+//! evaluation only steers move ordering and the choice among moves that are not proven. The
+//! puzzle solver's set ([`hand::puzzle`]) fixes the solver's lines; the player's
+//! ([`hand::game`] with [`Weights`]) is tuned by matches. The game search takes its evaluation
+//! from one field, an [`Evaluator`].
+
+pub mod hand;
+pub mod trained;
+
+pub use hand::Weights;
+
+use std::path::Path;
+use std::sync::Arc;
 
 use crate::rules::bitboard::Bitboard;
-use crate::rules::piece::Color;
 use crate::rules::position::Position;
 use crate::rules::square::Square;
 
 use super::score::Score;
 
-pub mod trained;
-
-/// Value of a man.
+/// Value of a man: the unit of every evaluation.
 pub const MAN: i32 = 100;
-/// Value of a king.
-pub const KING: i32 = 140;
-/// Per row a man has advanced from its home row.
-const ADVANCE: i32 = 3;
-/// Per man still on its home row while the enemy has men that could be crowned there.
-const BACK_GUARD: i32 = 6;
-/// Per king on the 16 central cells.
-const KING_CENTRE: i32 = 6;
-/// Per cell of distance between each king of the side ahead and the nearest enemy piece.
-const CHASE: i32 = 3;
-/// Per piece traded off the board while ahead: trading down wins endgames.
-const TRADE: i32 = 4;
 
-/// The 16 central cells (rows 3-6, columns 3-6 of the file).
-const CENTRE: Bitboard = Bitboard(0x0000_3C3C_3C3C_0000);
+/// The 16 cells of the middle 4x4 square of the board: rows 3 to 6 and columns 3 to 6 counted
+/// from 1 (8 of them dark), where a piece reaches the most cells.
+pub const CENTRE: Bitboard = Bitboard(0x0000_3C3C_3C3C_0000);
 
-/// Evaluates `pos` for the side to move.
+/// Chebyshev distance (king steps, ignoring the colour of the cells) from `from` to the nearest
+/// cell of `targets` (0 when there is none).
 #[must_use]
-pub fn evaluate(pos: &Position) -> Score {
-    let us = pos.side_to_move();
-    Score(side_terms(pos, us) - side_terms(pos, us.opponent()) + endgame_drive(pos, us))
-}
-
-/// Material and placement terms of one side.
-fn side_terms(pos: &Position, color: Color) -> i32 {
-    let own = pos.pieces(color);
-    let kings = own & pos.kings();
-    let men = own & !pos.kings();
-    let mut v = MAN * men.count() as i32 + KING * kings.count() as i32;
-    v += KING_CENTRE * (kings & CENTRE).count() as i32;
-    for sq in men {
-        v += ADVANCE * advancement(sq, color);
-    }
-    let enemy_men = pos.pieces(color.opponent()) & !pos.kings();
-    if !enemy_men.is_empty() {
-        let home = Position::crowning_row(color.opponent());
-        v += BACK_GUARD * (men & home).count() as i32;
-    }
-    v
-}
-
-/// Rows a man of `color` on `sq` has advanced from its own home row.
-fn advancement(sq: Square, color: Color) -> i32 {
-    match color {
-        Color::Red => 7 - i32::from(sq.row()),
-        Color::Black => i32::from(sq.row()),
-    }
-}
-
-/// Bonus for `us` (negative when the opponent is ahead): the side with more material wants its
-/// kings next to the enemy and fewer pieces on the board.
-fn endgame_drive(pos: &Position, us: Color) -> i32 {
-    let material = |c: Color| {
-        let own = pos.pieces(c);
-        MAN * (own & !pos.kings()).count() as i32 + KING * (own & pos.kings()).count() as i32
-    };
-    let lead = material(us) - material(us.opponent());
-    let (ahead, sign) = match lead {
-        0 => return 0,
-        l if l > 0 => (us, 1),
-        _ => (us.opponent(), -1),
-    };
-    let targets = pos.pieces(ahead.opponent());
-    let mut drive = TRADE * (24 - pos.occupied().count() as i32).max(0);
-    for k in pos.pieces(ahead) & pos.kings() {
-        drive -= CHASE * nearest_distance(k, targets);
-    }
-    sign * drive
-}
-
-/// Chebyshev distance (king steps ignoring colour) from `from` to the nearest square of `targets`.
-fn nearest_distance(from: Square, targets: Bitboard) -> i32 {
+pub fn nearest_distance(from: Square, targets: Bitboard) -> i32 {
     targets
         .iter()
         .map(|t| {
@@ -100,22 +43,108 @@ fn nearest_distance(from: Square, targets: Bitboard) -> i32 {
         .unwrap_or(0)
 }
 
+/// Which evaluation a search uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Evaluator {
+    /// The puzzle solver's hand-written set ([`hand::puzzle`]).
+    Puzzle,
+    /// The player's hand-written set with these weights ([`hand::game`]).
+    Hand(Weights),
+    /// Trained tables ([`trained`]): the shipped weights, or a file's (`engine:weights=FILE`).
+    Trained(Arc<trained::TrainedWeights>),
+}
+
+impl Default for Evaluator {
+    /// The player's hand-written set with its default weights.
+    fn default() -> Self {
+        Evaluator::Hand(Weights::default())
+    }
+}
+
+impl Evaluator {
+    /// The value of `pos` for its side to move.
+    #[must_use]
+    pub fn evaluate(&self, pos: &Position) -> Score {
+        match self {
+            Evaluator::Puzzle => hand::puzzle(pos),
+            Evaluator::Hand(w) => hand::game(pos, w),
+            // Positions the tables do not cover (pieces on light cells) get the hand-set value.
+            Evaluator::Trained(t) => t
+                .evaluate(pos)
+                .map_or_else(|| hand::game(pos, &Weights::default()), Score),
+        }
+    }
+
+    /// The evaluation the player uses unless told otherwise: the shipped trained weights (the
+    /// hand-written set if they could not be read, which a test rules out).
+    #[must_use]
+    pub fn game_default() -> Evaluator {
+        Evaluator::shipped().unwrap_or_default()
+    }
+
+    /// The shipped trained weights.
+    ///
+    /// # Errors
+    /// [`trained::WeightsError`] if the embedded file is damaged.
+    pub fn shipped() -> Result<Evaluator, trained::WeightsError> {
+        static SHIPPED: std::sync::OnceLock<Arc<trained::TrainedWeights>> =
+            std::sync::OnceLock::new();
+        let w = trained::embedded()?;
+        Ok(Evaluator::Trained(Arc::clone(
+            SHIPPED.get_or_init(|| Arc::new(w.clone())),
+        )))
+    }
+
+    /// Trained weights read from `path`.
+    ///
+    /// # Errors
+    /// [`trained::WeightsError`] when the file cannot be read or is refused.
+    pub fn from_file(path: &Path) -> Result<Evaluator, trained::WeightsError> {
+        Ok(Evaluator::Trained(Arc::new(
+            trained::TrainedWeights::from_file(path)?,
+        )))
+    }
+
+    /// How a player spec names this evaluation: `eval=hand`, `eval=trained` (the shipped
+    /// weights), `weights=FILE`; `None` for the puzzle set, which no spec selects.
+    #[must_use]
+    pub fn spec_option(&self) -> Option<String> {
+        match self {
+            Evaluator::Puzzle => None,
+            Evaluator::Hand(_) => Some("eval=hand".to_owned()),
+            Evaluator::Trained(w) if w.source() == "embedded" => Some("eval=trained".to_owned()),
+            Evaluator::Trained(w) => Some(format!("weights={}", w.source())),
+        }
+    }
+
+    /// The hand-written weights, to set them one by one from a player specification (`None`
+    /// for an evaluator without them).
+    pub fn weights_mut(&mut self) -> Option<&mut Weights> {
+        match self {
+            Evaluator::Hand(w) => Some(w),
+            Evaluator::Puzzle | Evaluator::Trained(_) => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::board_text::parse_board;
 
     #[test]
-    fn start_position_is_balanced() {
-        assert_eq!(evaluate(&Position::start()), Score::ZERO);
+    fn distance_is_in_king_steps() {
+        let sq = |r, c| Square::new(r, c).expect("on the board");
+        let targets = sq(0, 1).bit() | sq(5, 6).bit();
+        assert_eq!(nearest_distance(sq(3, 4), targets), 2);
+        assert_eq!(nearest_distance(sq(0, 1), targets), 0);
+        assert_eq!(nearest_distance(sq(0, 1), Bitboard::EMPTY), 0);
     }
 
     #[test]
-    fn extra_king_is_good_for_its_owner_and_bad_for_the_other_side() {
-        let text =
-            b"........\n..B.....\n........\n........\n........\n.....R..\n........\n.R......\n";
-        let pos = parse_board(text).unwrap();
-        assert!(evaluate(&pos).0 > 100);
-        assert!(evaluate(&pos.with_side_to_move(Color::Black)).0 < -100);
+    fn each_evaluator_is_its_set() {
+        let pos = Position::start().play(crate::rules::movegen::legal_moves(&Position::start())[0]);
+        assert_eq!(Evaluator::Puzzle.evaluate(&pos), hand::puzzle(&pos));
+        let w = Weights::default();
+        assert_eq!(Evaluator::default().evaluate(&pos), hand::game(&pos, &w));
     }
 }

@@ -1,20 +1,21 @@
-//! One turn: iterative deepening from the current position until the result is proven, a limit
+//! One turn of the puzzle driver: iterative deepening from the current position until the result is proven, a limit
 //! is reached, or the turn's budget runs out; then the canonical choice among equally good moves.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 
-use super::alphabeta::{BuildCaps, Features, Limits, ProofEngine, Searcher};
+use super::alphabeta::{Features, Limits, PuzzleSearcher};
+use super::budget::{self, BuildCaps};
 use super::endgame::BuildError;
-use super::proof::{Proof, UpperFirst};
+use super::proof::Proof;
 use super::score::{Score, MAX_PLY};
 
 /// The outcome of one turn's thinking.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Thought {
+pub struct PuzzleThought {
     /// The move to play.
     pub best: Move,
     /// Its score from the mover's point of view (None when the move was forced and not searched).
@@ -27,70 +28,9 @@ pub struct Thought {
     /// For a move that is not proven: plies from this position within which the game is proven
     /// not to end (the best bound the searches reached; 0 when none).
     pub no_end_within: u32,
-    /// For a move that is not proven: plies within which a game end of its score's kind is
-    /// proven (an upper bound from [`ProofEngine::UpperFirst`]), if any.
-    pub end_within: Option<u32>,
 }
 
-/// Time per index slot assumed when deciding whether a database can be built in time: about
-/// what both threads take together on a machine loaded by other work (twice the idle figure).
-/// Only a guess at whether to start: the build itself gives up as soon as the speed it measures
-/// says it cannot finish by its deadline.
-const BUILD_NANOS_PER_SLOT: u64 = 200;
-
-/// Share of the time left before the turn's deadline that a database build may take: when it
-/// does not finish, the rest of the game keeps the remainder.
-const BUILD_SHARE: f64 = 0.85;
-
-/// Margin of the deepening's score (hundredths of a man) beyond which the proof search asks only
-/// for the side ahead's win: a man and a half. Within it the board looks level.
-const PROOF_GUESS_MARGIN: i32 = 150;
-
-/// A turn whose board looks level spends one in this many of its proof budget: a level board is
-/// most likely a draw, which no proof search settles (measured: of the proofs that succeeded on
-/// the public boards, the shipped puzzles and 100 random boards, none started from a level
-/// score), and the few nodes left are for the sacrifice the deepening did not see.
-pub const LEVEL_PROOF_SHARE: u64 = 8;
-
-/// Whether the deepening's `score` looks level: no game end, and neither side
-/// [`PROOF_GUESS_MARGIN`] ahead (`None`, nothing searched, is not level).
-fn looks_level(score: Option<Score>) -> bool {
-    score.is_some_and(|s| s.0.abs() < PROOF_GUESS_MARGIN)
-}
-
-/// Nodes a turn's proof search may spend of its share `budget`: all of it when its board looks
-/// decisive, one in [`LEVEL_PROOF_SHARE`] when it looks level.
-fn proof_spend(budget: u64, level: bool) -> u64 {
-    if level {
-        budget / LEVEL_PROOF_SHARE
-    } else {
-        budget
-    }
-}
-
-/// Most index slots a later build may have once a build of `slots` gave up (by the deadline, or
-/// because the pace it measured could not meet it): half as many. The deadline only draws nearer
-/// and the machine is as busy, so a build as large would give up too (p34 started four of 90 to
-/// 107 M slots, each given up after one to two seconds), while half of it may still fit.
-fn build_ceiling(slots: usize) -> usize {
-    slots / 2
-}
-
-/// Whether a turn whose deepening scored `score` (and did not prove it) builds the `slots`
-/// index slots of endgame databases its position needs: within the cap of `caps` for a level
-/// board, or for one where a side looks clearly ahead (the databases may prove its win).
-fn build_worth(score: Option<Score>, slots: usize, caps: Option<BuildCaps>) -> bool {
-    caps.is_none_or(|caps| {
-        slots
-            <= if looks_level(score) {
-                caps.level
-            } else {
-                caps.decisive
-            }
-    })
-}
-
-impl Searcher {
+impl PuzzleSearcher {
     /// Chooses a move for the side to move in `pos`, or `None` when it has none (it has lost).
     ///
     /// Deepens one ply at a time up to `max_depth`. When an iteration's score is a game end no
@@ -99,7 +39,7 @@ impl Searcher {
     /// is played, so the choice does not depend on the search's internal move order. When the
     /// deepening runs out of nodes first, the proof search ([`proof`](super::proof)) asks for a
     /// game end within ever more plies with the turn's `proof_nodes` (all of them when the
-    /// deepening's score puts one side a man and a half ahead, one in [`LEVEL_PROOF_SHARE`]
+    /// deepening's score puts one side a man and a half ahead, one in [`budget::LEVEL_PROOF_SHARE`]
     /// when the board looks level).
     ///
     /// Before the proof search, a position the endgame databases could cover has them built
@@ -114,20 +54,19 @@ impl Searcher {
         max_depth: u32,
         limits: Limits,
         known: Option<Score>,
-    ) -> Option<Thought> {
+    ) -> Option<PuzzleThought> {
         let mut moves = movegen::legal_moves(pos);
         if moves.is_empty() {
             return None;
         }
         moves.sort();
         if moves.len() == 1 {
-            return Some(Thought {
+            return Some(PuzzleThought {
                 best: moves[0],
                 score: None,
                 depth: 0,
                 proven: false,
                 no_end_within: 0,
-                end_within: None,
             });
         }
         self.limits = limits;
@@ -164,13 +103,12 @@ impl Searcher {
             self.begin_turn(limits.nodes);
             done = self.deepen(pos, &moves, max_depth).or(done);
         }
-        let mut thought = done.unwrap_or(Thought {
+        let mut thought = done.unwrap_or(PuzzleThought {
             best: moves[0],
             score: None,
             depth: 0,
             proven: false,
             no_end_within: 0,
-            end_within: None,
         });
         if !thought.proven {
             // The deepening's last iteration saw every line of its depth: no game end within it.
@@ -184,8 +122,7 @@ impl Searcher {
             }
         }
         if let (true, Some(score)) = (thought.proven, thought.score) {
-            let by_dfpn = self.features.proof == ProofEngine::Dfpn;
-            match self.first_move_reaching(pos, &moves, score, thought.depth, by_dfpn) {
+            match self.first_move_reaching(pos, &moves, score, thought.depth) {
                 Some(canonical) => thought.best = canonical,
                 // The budget ran out before the canonical move was confirmed: the move is still
                 // optimal, but may not be the canonical one, so it is not claimed as proven. Its
@@ -207,39 +144,28 @@ impl Searcher {
     /// When the deepening's score puts one side clearly ahead, half the budget first asks only
     /// for that side's win (half the searches; see [`prove`](Self::prove)), and the rest asks for
     /// both kinds of game end, since material can mislead (a sacrifice that wins). Otherwise the
-    /// board looks level and only one in [`LEVEL_PROOF_SHARE`] of the budget is spent, on both
+    /// board looks level and only one in [`budget::LEVEL_PROOF_SHARE`] of the budget is spent, on both
     /// kinds.
     fn prove_turn(
         &mut self,
         pos: &Position,
         moves: &[Move],
-        thought: &mut Thought,
+        thought: &mut PuzzleThought,
         budget: u64,
         max_depth: u32,
-    ) -> Option<Thought> {
+    ) -> Option<PuzzleThought> {
         let mut order = moves.to_vec();
         if let Some(p) = order.iter().position(|&m| m == thought.best) {
             order[..=p].rotate_right(1);
         }
         let from = thought.depth + 1;
-        let expect = thought
-            .score
-            .filter(|s| s.0.abs() >= PROOF_GUESS_MARGIN)
-            .map(|s| s.0 > 0);
+        let expect = budget::expected_winner(thought.score);
         // A board that looks decisive gets the whole budget; one that looks level (a draw, most
         // likely, which no search proves) a small part, so that it finishes quickly.
-        let budget = proof_spend(budget, expect.is_none());
+        let budget = budget::proof_spend(budget, expect.is_none());
         let mut proof = Proof::NoEndWithin(0);
         let end = self.stats.nodes.saturating_add(budget);
-        if self.features.proof == ProofEngine::UpperFirst {
-            self.begin_turn(Some(budget));
-            match self.prove_upper_first(pos, &mut order, thought, from, max_depth, expect) {
-                UpperFirst::Exact(score) => proof = Proof::Exact(score),
-                UpperFirst::Bounded => return None,
-                UpperFirst::Unknown => {}
-            }
-        }
-        if expect.is_some() && !matches!(proof, Proof::Exact(_)) {
+        if expect.is_some() {
             let left = end.saturating_sub(self.stats.nodes);
             self.begin_turn(Some(left.min(budget / 2)));
             proof = self.prove(pos, &mut order, from, max_depth, expect);
@@ -264,29 +190,16 @@ impl Searcher {
         // When the budget runs out before the canonical move is confirmed, the proof's own move
         // is still a win of that length, but perhaps not the canonical one: it is played, and
         // not claimed as proven (the search-versus-analyser test holds the claim to both).
-        // With df-pn (alone or in the hybrid), only the moves before the proof's own move in
-        // canonical order are checked: that move is known to reach the value. Df-pn alone checks
-        // them by df-pn, whose table knows the lines; the hybrid by alpha-beta, the better at
-        // the disproofs most of them are.
-        let by_dfpn = self.features.proof == ProofEngine::Dfpn;
-        let known = found.filter(|_| self.features.proof != ProofEngine::AlphaBeta);
-        let before = known
-            .and_then(|k| moves.iter().position(|&m| m == k))
-            .map_or(moves, |i| &moves[..i]);
-        let (best, proven) = match self.first_move_reaching(pos, before, score, plies, by_dfpn) {
+        let (best, proven) = match self.first_move_reaching(pos, moves, score, plies) {
             Some(canonical) => (canonical, true),
-            None => match known {
-                Some(k) if !self.aborted => (k, true),
-                _ => (found?, false),
-            },
+            None => (found?, false),
         };
-        Some(Thought {
+        Some(PuzzleThought {
             best,
             score: Some(score),
             depth: plies,
             proven,
             no_end_within: plies - 1,
-            end_within: None,
         })
     }
 
@@ -299,20 +212,18 @@ impl Searcher {
         sorted: &[Move],
         known: Score,
         max_depth: u32,
-    ) -> Option<Thought> {
+    ) -> Option<PuzzleThought> {
         let plies = known.plies_to_end().filter(|&n| n <= max_depth)?;
         let nodes =
             (self.limits.nodes).map(|n| n.saturating_add(self.limits.proof_nodes.unwrap_or(0)));
         self.begin_turn(nodes);
-        let by_dfpn = self.features.proof == ProofEngine::Dfpn;
-        let best = self.first_move_reaching(pos, sorted, known, plies, by_dfpn)?;
-        Some(Thought {
+        let best = self.first_move_reaching(pos, sorted, known, plies)?;
+        Some(PuzzleThought {
             best,
             score: Some(known),
             depth: plies,
             proven: true,
             no_end_within: plies.saturating_sub(1),
-            end_within: None,
         })
     }
 
@@ -324,8 +235,8 @@ impl Searcher {
     }
 
     /// Whether to build the databases `pos` needs after a deepening that scored `score` and did
-    /// not prove it: the build is worth its time ([`build_worth`], within `caps`), it is within
-    /// the ceiling a build that gave up left ([`build_ceiling`]), and there looks to be time for
+    /// not prove it: the build is worth its time ([`budget::build_worth`], within `caps`), it is within
+    /// the ceiling a build that gave up left ([`budget::build_ceiling`]), and there looks to be time for
     /// it ([`time_to_build`](Self::time_to_build)).
     fn worth_building(
         &self,
@@ -334,19 +245,19 @@ impl Searcher {
         caps: Option<BuildCaps>,
     ) -> bool {
         let slots = self.endgame.slots_to_build(pos);
-        build_worth(score, slots, caps)
+        budget::build_worth(score, slots, caps)
             && self.build_ceiling.is_none_or(|ceiling| slots <= ceiling)
             && self.time_to_build(pos)
     }
 
     /// Builds every database `pos` can reach within the deadline ([`EndgameDb::prepare_for`]).
     /// When the build gives up (the deadline, or the pace it measured), later builds are held to
-    /// [`build_ceiling`] of its slots.
+    /// [`budget::build_ceiling`] of its slots.
     fn build_all(&mut self, pos: &Position) {
         let slots = self.endgame.slots_to_build(pos);
         let built = self.endgame.prepare_for_until(pos, self.build_deadline());
         if built == Err(BuildError::Cancelled) {
-            self.build_ceiling = Some(build_ceiling(slots));
+            self.build_ceiling = Some(budget::build_ceiling(slots));
         }
         self.note_build(built);
     }
@@ -367,8 +278,8 @@ impl Searcher {
     /// A move for the end of a game whose time is up: a fixed-depth search with an empty table
     /// and no new databases (the ones already built are still read), so that the choice depends
     /// on the position alone and the game quickly reaches an end or a repetition.
-    pub fn quick_think(&mut self, pos: &Position, depth: u32) -> Option<Thought> {
-        let mut quick = Searcher::with_features(
+    pub fn quick_think(&mut self, pos: &Position, depth: u32) -> Option<PuzzleThought> {
+        let mut quick = PuzzleSearcher::with_features(
             0,
             Features {
                 endgame_db: false,
@@ -381,28 +292,21 @@ impl Searcher {
         thought
     }
 
-    /// Whether the endgame databases for `pos` can be built before the build's deadline
-    /// ([`build_deadline`](Self::build_deadline)), at a pessimistic [`BUILD_NANOS_PER_SLOT`].
+    /// Whether the endgame databases for `pos` look to be built before the build's deadline
+    /// ([`budget::time_to_build`]).
     fn time_to_build(&self, pos: &Position) -> bool {
-        let slots = self.endgame.slots_to_build(pos) as u64;
-        let needed = Duration::from_nanos(slots.saturating_mul(BUILD_NANOS_PER_SLOT));
-        self.build_deadline()
-            .is_none_or(|deadline| Instant::now() + needed < deadline)
+        budget::time_to_build(self.endgame.slots_to_build(pos), self.build_deadline())
     }
 
-    /// When a database build must give up: [`BUILD_SHARE`] of the time left before the turn's
-    /// deadline, so that a build that fails leaves the rest of the game time to play.
+    /// When a database build starting now must give up ([`budget::build_deadline`]).
     fn build_deadline(&self) -> Option<Instant> {
-        self.limits.deadline.map(|deadline| {
-            let now = Instant::now();
-            now + deadline.saturating_duration_since(now).mul_f64(BUILD_SHARE)
-        })
+        budget::build_deadline(self.limits.deadline)
     }
 
     /// Iterative deepening over `sorted` (moves sorted canonically) until a proven result, the
     /// depth limit, or the turn's limits; the last completed iteration's result.
-    fn deepen(&mut self, pos: &Position, sorted: &[Move], max_depth: u32) -> Option<Thought> {
-        let mut done: Option<Thought> = None;
+    fn deepen(&mut self, pos: &Position, sorted: &[Move], max_depth: u32) -> Option<PuzzleThought> {
+        let mut done: Option<PuzzleThought> = None;
         let mut order: Vec<Move> = sorted.to_vec();
         for depth in 1..=max_depth {
             let Some((score, best)) = self.search_root(pos, &order, depth) else {
@@ -412,13 +316,12 @@ impl Searcher {
                 order[..=p].rotate_right(1);
             }
             let proven = score.plies_to_end().is_some_and(|n| n <= depth);
-            done = Some(Thought {
+            done = Some(PuzzleThought {
                 best,
                 score: Some(score),
                 depth,
                 proven,
                 no_end_within: 0,
-                end_within: None,
             });
             if proven {
                 break;
@@ -429,7 +332,7 @@ impl Searcher {
 
     /// The best move read off the endgame database: the fastest win, else a draw, else the
     /// slowest loss, the first in canonical order among equals. `None` if a child is not covered.
-    fn endgame_move(&self, pos: &Position, sorted: &[Move]) -> Option<Thought> {
+    fn endgame_move(&self, pos: &Position, sorted: &[Move]) -> Option<PuzzleThought> {
         let mut best: Option<(Score, Move)> = None;
         for &mv in sorted {
             let score = -self.endgame.score(&pos.play(mv), 1)?;
@@ -438,13 +341,12 @@ impl Searcher {
             }
         }
         let (score, best) = best?;
-        Some(Thought {
+        Some(PuzzleThought {
             best,
             score: Some(score),
             depth: score.plies_to_end().unwrap_or(0),
             proven: true,
             no_end_within: 0,
-            end_within: None,
         })
     }
 
@@ -486,20 +388,14 @@ impl Searcher {
     }
 
     /// The first move of `sorted` (canonical order) whose value is at least `target`, tested with
-    /// a null window at `depth` (or, `by_dfpn`, by df-pn questions about each move's game end,
-    /// which needs a game-end `target`). With an exact `target` this is the canonical optimal
-    /// move.
+    /// a null window at `depth`. With an exact `target` this is the canonical optimal move.
     fn first_move_reaching(
         &mut self,
         pos: &Position,
         sorted: &[Move],
         target: Score,
         depth: u32,
-        by_dfpn: bool,
     ) -> Option<Move> {
-        if by_dfpn && target.is_game_end() {
-            return self.dfpn_first_move_reaching(pos, sorted, target);
-        }
         let depth = depth as i32;
         for &mv in sorted {
             let child = pos.play(mv);
@@ -513,65 +409,5 @@ impl Searcher {
             }
         }
         None
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::search::endgame::{MAX_POSITIONS, QUICK_POSITIONS};
-
-    #[test]
-    fn a_board_looks_level_within_a_man_and_a_half_and_without_a_game_end() {
-        assert!(looks_level(Some(Score::ZERO)));
-        assert!(looks_level(Some(Score(PROOF_GUESS_MARGIN - 1))));
-        assert!(looks_level(Some(Score(1 - PROOF_GUESS_MARGIN))));
-        assert!(!looks_level(Some(Score(PROOF_GUESS_MARGIN))));
-        assert!(!looks_level(Some(Score(-PROOF_GUESS_MARGIN))));
-        assert!(!looks_level(Some(Score::won_at(41))));
-        assert!(!looks_level(Some(Score::lost_at(40))));
-        assert!(!looks_level(None));
-    }
-
-    #[test]
-    fn a_level_board_spends_a_small_part_of_its_proof_budget() {
-        assert_eq!(proof_spend(8_000_000, false), 8_000_000);
-        assert_eq!(proof_spend(8_000_000, true), 8_000_000 / LEVEL_PROOF_SHARE);
-        assert!(proof_spend(8_000_000, true) <= 1_000_000);
-        assert_eq!(proof_spend(0, true), 0);
-    }
-
-    #[test]
-    fn a_build_that_gave_up_halves_the_builds_after_it() {
-        assert_eq!(build_ceiling(106_760_544), 53_380_272);
-        assert!(build_ceiling(102_890_240) < 102_890_240);
-        assert_eq!(build_ceiling(1), 0);
-    }
-
-    #[test]
-    fn a_build_is_held_to_the_cap_of_how_the_board_looks() {
-        let level = Some(Score(-6));
-        let ahead = Some(Score(-287));
-        let large = 171_817_912;
-        let caps = Some(BuildCaps {
-            level: MAX_POSITIONS,
-            decisive: usize::MAX,
-        });
-        // A side clearly ahead (or a game end seen) builds up to the decisive cap.
-        assert!(build_worth(ahead, large, caps));
-        assert!(build_worth(Some(Score::won_at(61)), large, caps));
-        let tight = Some(BuildCaps {
-            level: QUICK_POSITIONS,
-            decisive: MAX_POSITIONS,
-        });
-        assert!(!build_worth(ahead, large, tight));
-        assert!(build_worth(ahead, MAX_POSITIONS, tight));
-        // A level board builds up to the level cap, and anything without caps.
-        assert!(build_worth(level, MAX_POSITIONS, caps));
-        assert!(!build_worth(level, MAX_POSITIONS + 1, caps));
-        assert!(!build_worth(level, large, caps));
-        assert!(!build_worth(level, MAX_POSITIONS, tight));
-        assert!(build_worth(level, QUICK_POSITIONS, tight));
-        assert!(build_worth(level, large, None));
     }
 }

@@ -1,15 +1,23 @@
-//! Depth-limited alpha-beta search, split by concern: scores ([`score`]), the transposition table
-//! ([`tt`]), the evaluation ([`eval`]), move ordering ([`ordering`]), the recursive search
-//! ([`alphabeta`]) and the per-turn driver with iterative deepening ([`iterdeep`]).
+//! The search: one core and two drivers.
 //!
-//! The search is exact where it claims to be: no forward pruning (no null move, no late-move
-//! reductions, no futility), game ends scored by their distance, and a result counted as proven
-//! only when its distance is within the depth searched.
+//! The core: scores ([`score`]: one integer scale for heuristic values and game ends, with the
+//! node-relative form the table stores), the transposition table ([`tt`]), move ordering
+//! ([`ordering`]) and the evaluations ([`eval`], one weight set per use).
+//!
+//! The drivers: the puzzle driver ([`alphabeta`]'s exact negamax, the per-turn deepening in
+//! [`iterdeep`], the proof search in [`proof`], the whole game in [`solve`] and its turn's
+//! budget in [`budget`]) is exact where it
+//! claims to be: no forward pruning (no null move, no late-move reductions, no futility), game
+//! ends scored by their distance, and a result counted as proven only when its distance is
+//! within the depth searched. The game driver ([`game`]) plays under a clock with the game's draw
+//! rules and claims no proofs. The endgame databases ([`endgame`]) are a store of exact values,
+//! read by the puzzle driver.
 
 pub mod alphabeta;
-pub mod dfpn;
+pub mod budget;
 pub mod endgame;
 pub mod eval;
+pub mod game;
 pub mod iterdeep;
 pub mod ordering;
 pub mod proof;
@@ -17,7 +25,10 @@ pub mod score;
 pub mod solve;
 pub mod tt;
 
-pub use alphabeta::{BuildCaps, Features, Limits, ProofEngine, SearchStats, Searcher};
-pub use iterdeep::Thought;
+pub use alphabeta::{Features, Limits, PuzzleSearcher, SearchStats};
+pub use budget::BuildCaps;
+pub use eval::Evaluator;
+pub use game::{GameLimits, GameOptions, GameRoot, GameSearcher, GameThought, Stopwatch};
+pub use iterdeep::PuzzleThought;
 pub use proof::Proof;
 pub use score::Score;

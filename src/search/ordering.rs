@@ -64,6 +64,17 @@ impl MoveOrderer {
         keys
     }
 
+    /// Whether `mv` is one of the two killer moves of `ply`.
+    #[must_use]
+    pub fn is_killer(&self, mv: Move, ply: usize) -> bool {
+        self.killers.get(ply).is_some_and(|k| k.contains(&Some(mv)))
+    }
+
+    /// Forgets the killers and the history (a new game).
+    pub fn clear(&mut self) {
+        *self = MoveOrderer::default();
+    }
+
     /// Records that the quiet move `mv` refuted a position at `ply` searched to `depth`.
     pub fn record_cutoff(&mut self, mv: Move, ply: usize, depth: i32, side: Color) {
         if mv.is_capture() {

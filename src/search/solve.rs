@@ -1,12 +1,15 @@
-//! Playing a whole game from a puzzle: both sides search each turn, and the game record decides
-//! when the game is over.
+//! The puzzle driver's game: both sides search each turn within the budget of
+//! [`budget`](super::budget), and the game record decides when the game is over.
 
 use std::time::{Duration, Instant};
 
 use crate::rules::game::{GameRecord, Outcome};
 use crate::rules::position::Position;
-use crate::search::endgame::{BuildError, EndgameDb, MAX_POSITIONS, QUICK_POSITIONS};
-use crate::search::{BuildCaps, Features, Limits, Score, SearchStats, Searcher};
+use crate::search::budget::{
+    GameBudget, DEFAULT_NODES_PER_MOVE, DEFAULT_NODES_PER_SECOND, QUICK_DEPTH,
+};
+use crate::search::endgame::{BuildError, EndgameDb};
+use crate::search::{Features, PuzzleSearcher, Score, SearchStats};
 
 /// How to play a puzzle.
 #[derive(Clone, Copy, Debug)]
@@ -17,12 +20,13 @@ pub struct SolveOptions {
     pub max_depth: Option<u32>,
     /// The whole run ends within this time.
     pub time_limit: Duration,
-    /// Nodes a turn's iterative deepening may spend before playing its best move so far; each
-    /// side's first turn gets [`FIRST_TURN_FACTOR`] times as many. Counting nodes instead of time
-    /// keeps the output identical from run to run.
+    /// Nodes a turn's iterative deepening may spend before playing its best move so far (each
+    /// side's first turn more: see [`budget`](crate::search::budget)). Counting nodes instead of
+    /// time keeps the output identical from run to run.
     pub nodes_per_move: u64,
     /// The search speed assumed to turn the time limit into the game's budget of nodes for
-    /// proof searches (see [`proof_budget`]); 0 for no proof search. A node count fixed by the
+    /// proof searches (see [`budget::proof_budget`](crate::search::budget::proof_budget)); 0 for
+    /// no proof search. A node count fixed by the
     /// settings, not a measured speed, so that the same puzzle and settings give the same line.
     pub nodes_per_second: u64,
     /// Search enhancements in use (all by default; fewer only to measure their worth).
@@ -37,7 +41,7 @@ impl Default for SolveOptions {
             tt_megabytes: 64,
             max_depth: None,
             time_limit: Duration::from_secs(50),
-            nodes_per_move: 100_000,
+            nodes_per_move: DEFAULT_NODES_PER_MOVE,
             nodes_per_second: DEFAULT_NODES_PER_SECOND,
             fifty_move_rule: false,
             features: Features::default(),
@@ -81,9 +85,6 @@ pub struct UnprovenMove {
     pub number: usize,
     /// The game is proven not to end within this many plies of the position moved from.
     pub no_end_within: u32,
-    /// A game end (of the score's kind) is proven within this many plies, if a proof search
-    /// found such an upper bound.
-    pub end_within: Option<u32>,
     /// The search's score of the move (a heuristic value, or a game end further away than the
     /// searches could prove exact), from the mover's point of view.
     pub score: Option<Score>,
@@ -97,98 +98,6 @@ impl Solution {
     }
 }
 
-/// How many times the usual node budget each side's first turn gets. The first turns decide
-/// whether the puzzle is proven; later turns of a proven game cost little (the table remembers),
-/// and later turns of an unproven game must stay cheap so that drawn games finish quickly.
-pub const FIRST_TURN_FACTOR: u64 = 20;
-
-/// Default of [`SolveOptions::nodes_per_second`]: about half what one core of a loaded 2-core
-/// machine searches (2 to 3 million nodes a second idle), so that the budget rarely meets the
-/// deadline, whose stop would make the line depend on the machine.
-pub const DEFAULT_NODES_PER_SECOND: u64 = 1_000_000;
-
-/// The game's first searched turn may spend up to this fraction (one in `n`) of the proof budget
-/// left, the other side's first searched turn up to one in [`FIRST_PROOF_SHARE`]: the first turn
-/// proves the puzzle's value (every later turn then only looks for the canonical move reaching
-/// the known value), and a line is proven only when that turn is. A turn spends the whole of its
-/// share only when the deepening puts one side clearly ahead, one in
-/// [`LEVEL_PROOF_SHARE`](crate::search::iterdeep::LEVEL_PROOF_SHARE) of it otherwise (see
-/// `Searcher::think`), so the first turns of a drawn-looking board spend under a tenth of the
-/// budget.
-const DECIDING_PROOF_SHARE: u64 = 2;
-/// Share (one in `n`) of the proof budget left for the other side's first searched turn.
-const FIRST_PROOF_SHARE: u64 = 4;
-/// A later unproven turn may spend up to one in this many of the proof budget left, when a proof
-/// looks in reach (see [`in_reach`]).
-const LATER_PROOF_SHARE: u64 = 4;
-
-/// The game's budget of nodes for proof searches: the assumed speed times the part of the time
-/// limit not kept in reserve. Drawn boards spend most of it on each side's first turn and finish
-/// in well under half the limit; wins proven on the first turn spend little.
-#[must_use]
-pub fn proof_budget(options: &SolveOptions) -> u64 {
-    let seconds = options.time_limit.as_secs_f64() * (1.0 - RESERVE);
-    (options.nodes_per_second as f64 * seconds) as u64
-}
-
-/// How many plies beyond the bound its searches reached a game end may lie for a later turn's
-/// proof search to try for it: a proof search gains about 2 plies per fourfold budget (design.md),
-/// and a later turn's share (a few million nodes at the default limit) took p34's proofs 8 to 10
-/// plies past the deepening's depth.
-const PROOF_REACH_PLIES: u32 = 10;
-
-/// Whether a later turn's proof search is worth its nodes, from its side's previous searched
-/// turn (`previous`: the score and the bound within which no game end was proven): that turn saw
-/// a game end (beyond what it could prove exact) no more than [`PROOF_REACH_PLIES`] past the
-/// bound. Other positions keep only the deepening's budget, so that they finish well inside the
-/// limit: drawn ones, which no search proves, and those whose end is still far (p34's loss in 48
-/// seen at depth 14, which five proofs of 0.3 to 3 M nodes each got no nearer than 25).
-fn in_reach(previous: Option<(Score, u32)>) -> bool {
-    previous.is_some_and(|(score, reached)| {
-        score
-            .plies_to_end()
-            .is_some_and(|end| end <= reached.saturating_add(PROOF_REACH_PLIES))
-    })
-}
-
-/// Most index slots of endgame databases a turn builds for a level-looking position while every
-/// searched move of the line is proven: the whole classes of up to five pieces (a few seconds),
-/// which prove the draws they cover; the reachable-only analyses of six pieces (often over 100 M
-/// slots, 10 to 20 s) are built only for positions where one side looks clearly ahead.
-pub const LEVEL_BUILD_SLOTS: usize = MAX_POSITIONS;
-
-/// Most index slots a turn builds once a searched move of the line is unproven, where one side
-/// looks clearly ahead: the line can no longer be proven, so the whole classes of up to five
-/// pieces, which play the rest of the game exactly, and no reachable-only analysis (p34, a loss
-/// seen from 7 pieces, spent 20 s of its 42 on one of 107 M slots).
-pub const UNPROVEN_BUILD_SLOTS: usize = MAX_POSITIONS;
-
-/// Most index slots a turn builds for a level-looking position once a searched move of the line
-/// is unproven: only builds quick enough to pay for themselves in the search they save.
-pub const UNPROVEN_LEVEL_BUILD_SLOTS: usize = QUICK_POSITIONS;
-
-/// The caps on database builds ([`Limits::build_caps`]), by whether every searched move of the
-/// line so far is proven: while it is, no cap where one side looks clearly ahead.
-#[must_use]
-pub fn build_caps(line_proven: bool) -> BuildCaps {
-    if line_proven {
-        BuildCaps {
-            level: LEVEL_BUILD_SLOTS,
-            decisive: usize::MAX,
-        }
-    } else {
-        BuildCaps {
-            level: UNPROVEN_LEVEL_BUILD_SLOTS,
-            decisive: UNPROVEN_BUILD_SLOTS,
-        }
-    }
-}
-
-/// Fraction of the time limit kept in reserve for finishing the game quickly.
-const RESERVE: f64 = 0.15;
-/// Depth of the quick searches played once the time limit is near: shallow enough to be instant.
-const QUICK_DEPTH: u32 = 4;
-
 /// Plays the game from `puzzle` (red to move) to its end.
 #[must_use]
 pub fn solve(puzzle: Position, options: &SolveOptions) -> Solution {
@@ -200,8 +109,13 @@ pub fn solve(puzzle: Position, options: &SolveOptions) -> Solution {
 #[must_use]
 pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) -> Solution {
     let started = Instant::now();
-    let soft_deadline = started + options.time_limit.mul_f64(1.0 - RESERVE);
-    let mut searcher = Searcher::with_features(options.tt_megabytes, options.features);
+    let mut budget = GameBudget::new(
+        started,
+        options.time_limit,
+        options.nodes_per_move,
+        options.nodes_per_second,
+    );
+    let mut searcher = PuzzleSearcher::with_features(options.tt_megabytes, options.features);
     searcher.set_endgame(endgame);
     let mut game = GameRecord::new(puzzle, options.fifty_move_rule);
     let mut root_score = None;
@@ -209,43 +123,18 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
     // Whether every searched move's score was a draw (see the `proven` of the solution).
     let mut draws_only = true;
     let mut time_limited = false;
-    let proof_nodes = proof_budget(options);
     // The exact value of the position to move, once a turn has proven it.
     let mut known: Option<Score> = None;
-    // Each side's score on its previous searched turn with the bound its searches reached, and
-    // whether it has searched yet.
-    let mut previous: [Option<(Score, u32)>; 2] = [None; 2];
-    let mut searched = [false; 2];
     let mut unproven = Vec::new();
     let outcome = loop {
         if let Some(outcome) = game.outcome() {
             break outcome;
         }
         let pos = game.current();
-        let out_of_time = Instant::now() >= soft_deadline;
+        let out_of_time = budget.out_of_time();
         let first_turn = game.states().len() <= 2;
-        let budget = if first_turn {
-            options.nodes_per_move.saturating_mul(FIRST_TURN_FACTOR)
-        } else {
-            options.nodes_per_move
-        };
         let side = pos.side_to_move() as usize;
-        let left = proof_nodes.saturating_sub(searcher.stats().nodes);
-        let proof = if !searched[0] && !searched[1] {
-            left / DECIDING_PROOF_SHARE
-        } else if !searched[side] {
-            left / FIRST_PROOF_SHARE
-        } else if in_reach(previous[side]) {
-            left / LATER_PROOF_SHARE
-        } else {
-            0
-        };
-        let limits = Limits {
-            nodes: Some(budget),
-            proof_nodes: Some(proof),
-            deadline: Some(soft_deadline),
-            build_caps: Some(build_caps(proven)),
-        };
+        let limits = budget.turn(side, first_turn, searcher.stats().nodes);
         let depth = options.max_depth.unwrap_or(u32::MAX);
         let thought = if out_of_time {
             time_limited = true;
@@ -266,17 +155,11 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
             }
             proven &= thought.proven;
             draws_only &= thought.score == Some(Score::ZERO);
-            searched[side] = true;
-            // A proven turn reached its game end: the side's next proof is within reach of it.
-            previous[side] = thought.score.map(|score| {
-                let proven_end = score.plies_to_end().filter(|_| thought.proven);
-                (score, proven_end.unwrap_or(thought.no_end_within))
-            });
+            budget.record(side, &thought);
             if !thought.proven {
                 unproven.push(UnprovenMove {
                     number: game.states().len(),
                     no_end_within: thought.no_end_within,
-                    end_within: thought.end_within,
                     score: thought.score,
                 });
             }
@@ -312,34 +195,5 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
         endgame_error: searcher.endgame_error().cloned(),
         unproven,
         elapsed: started.elapsed(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_later_proof_is_tried_only_when_the_end_seen_is_near_the_bound_reached() {
-        // p34: a loss in 48 seen by a deepening of 14 plies is out of reach; nearer, it is not.
-        assert!(!in_reach(Some((Score::lost_at(48), 14))));
-        assert!(in_reach(Some((Score::lost_at(24), 14))));
-        assert!(in_reach(Some((Score::won_at(25), 15))));
-        assert!(!in_reach(Some((Score::won_at(27), 15))));
-        // Heuristic scores and drawn boards never are.
-        assert!(!in_reach(Some((Score(400), 20))));
-        assert!(!in_reach(Some((Score::ZERO, 998))));
-        assert!(!in_reach(None));
-    }
-
-    #[test]
-    fn builds_are_smaller_for_level_boards_and_once_the_line_is_unproven() {
-        let provable = build_caps(true);
-        let unproven = build_caps(false);
-        assert_eq!(provable.level, MAX_POSITIONS);
-        assert_eq!(provable.decisive, usize::MAX);
-        assert_eq!(unproven.level, QUICK_POSITIONS);
-        assert_eq!(unproven.decisive, MAX_POSITIONS);
-        assert!(unproven.level < unproven.decisive);
     }
 }

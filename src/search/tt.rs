@@ -111,6 +111,13 @@ impl TranspositionTable {
         }
     }
 
+    /// Forgets every entry (a new game); the table keeps its size.
+    pub fn clear(&mut self) {
+        self.words.fill(0);
+        self.used = 0;
+        self.generation = 0;
+    }
+
     /// Marks later stores as newer than everything stored so far (one generation per turn), so
     /// stale deep entries from earlier turns can be replaced.
     pub fn new_generation(&mut self) {

@@ -4,10 +4,10 @@
 use checkers::formats::board_text::parse_board;
 use checkers::rules::game::Outcome;
 use checkers::rules::movegen;
+use checkers::search::budget::{build_caps, DECIDING_LEVEL_BUILD_SLOTS, LEVEL_PROOF_SHARE};
 use checkers::search::endgame::EndgameDb;
-use checkers::search::iterdeep::LEVEL_PROOF_SHARE;
-use checkers::search::solve::{build_caps, solve, SolveOptions, LEVEL_BUILD_SLOTS};
-use checkers::search::{Limits, Score, Searcher};
+use checkers::search::solve::{solve, SolveOptions};
+use checkers::search::{Limits, PuzzleSearcher, Score};
 use checkers::{Color, Position};
 
 fn board(path: &str) -> Position {
@@ -24,7 +24,7 @@ fn level(score: Option<Score>) -> bool {
 fn a_level_board_spends_a_small_part_of_its_proof_budget() {
     // The start position shifted to the light cells (24 pieces, no database): level.
     let pos = board("tests/data/public/p39.txt");
-    let mut searcher = Searcher::new(16);
+    let mut searcher = PuzzleSearcher::new(16);
     let deepening = 20_000;
     let proof = 800_000;
     let limits = Limits {
@@ -57,13 +57,14 @@ fn a_level_board_does_not_start_a_database_build_beyond_its_cap() {
     let moves = movegen::legal_moves(&puzzle);
     assert_eq!(moves.len(), 1, "the capture is forced");
     let pos = puzzle.play(moves[0]);
-    assert!(EndgameDb::default().slots_to_build(&pos) > LEVEL_BUILD_SLOTS);
-    let mut searcher = Searcher::new(16);
+    assert!(EndgameDb::default().slots_to_build(&pos) > DECIDING_LEVEL_BUILD_SLOTS);
+    let mut searcher = PuzzleSearcher::new(16);
     let limits = Limits {
         nodes: Some(20_000),
         proof_nodes: Some(0),
         deadline: None,
-        build_caps: Some(build_caps(true)),
+        // Black's first turn is the game's deciding turn: red's move was forced.
+        build_caps: Some(build_caps(true, true)),
     };
     let thought = searcher.think(&pos, 60, limits, None).expect("black moves");
     assert!(level(thought.score), "{thought:?}");

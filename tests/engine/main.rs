@@ -5,7 +5,6 @@ mod analysis;
 mod budget;
 mod certify;
 mod common;
-mod dfpn;
 mod egdb;
 mod endgame;
 mod proof;

@@ -9,8 +9,9 @@ use crate::common::decided_boards;
 use checkers::analysis::{optimal_line, Oracle, OracleLimits, Value};
 use checkers::formats::board_text::{parse_board, parse_solution};
 use checkers::rules::game::Outcome;
-use checkers::search::solve::{proof_budget, solve, SolveOptions};
-use checkers::search::{Features, Limits, Score, Searcher};
+use checkers::search::budget::proof_budget;
+use checkers::search::solve::{solve, SolveOptions};
+use checkers::search::{Features, Limits, PuzzleSearcher, Score};
 use checkers::Position;
 
 /// The analyser's value as a search score (from the side to move).
@@ -24,8 +25,8 @@ fn as_score(value: Value) -> Option<Score> {
 
 /// A searcher that proves by the proof search alone: one node of deepening (which stops at
 /// once), no endgame databases.
-fn prove_only(pos: &Position) -> Option<checkers::search::Thought> {
-    let mut searcher = Searcher::with_features(
+fn prove_only(pos: &Position) -> Option<checkers::search::PuzzleThought> {
+    let mut searcher = PuzzleSearcher::with_features(
         16,
         Features {
             endgame_db: false,
@@ -105,14 +106,10 @@ fn the_proof_search_proves_what_the_deepening_cannot() {
 
 #[test]
 fn the_proof_budget_follows_the_time_limit() {
-    let options = |seconds: u64, rate: u64| SolveOptions {
-        time_limit: Duration::from_secs(seconds),
-        nodes_per_second: rate,
-        ..SolveOptions::default()
-    };
-    assert_eq!(proof_budget(&options(50, 1_000_000)), 42_500_000);
-    assert_eq!(proof_budget(&options(10, 1_000_000)), 8_500_000);
-    assert_eq!(proof_budget(&options(50, 0)), 0);
+    let budget = |seconds: u64, rate: u64| proof_budget(Duration::from_secs(seconds), rate);
+    assert_eq!(budget(50, 1_000_000), 42_500_000);
+    assert_eq!(budget(10, 1_000_000), 8_500_000);
+    assert_eq!(budget(50, 0), 0);
 }
 
 /// The summary line of an unproven game says how far the proofs of its unproven moves got.
@@ -205,7 +202,10 @@ fn a_decisive_first_turn_gets_half_the_proof_budget() {
         time_limit: Duration::from_secs(500),
         ..SolveOptions::default()
     };
-    assert_eq!(proof_budget(&options), 8_500_000);
+    assert_eq!(
+        proof_budget(options.time_limit, options.nodes_per_second),
+        8_500_000
+    );
     let solution = solve(pos, &options);
     assert!(solution.proven, "{:?}", solution.unproven);
     assert_eq!(solution.root_score, Some(Score::won_at(13)));
@@ -221,7 +221,7 @@ fn an_unconfirmed_move_reports_its_exact_bound() {
     let pos = parse_board(&read("puzzles/p05.txt")).expect("board");
     let mut cut_short = 0;
     for nodes in (500..12_000).step_by(100) {
-        let mut searcher = Searcher::new(16);
+        let mut searcher = PuzzleSearcher::new(16);
         let limits = Limits {
             nodes: Some(nodes),
             proof_nodes: Some(0),

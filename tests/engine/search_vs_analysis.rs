@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use checkers::analysis::rules::Board;
 use checkers::analysis::{canonical_move, Oracle, OracleLimits, Value};
 use checkers::formats::board_text::{parse_board, parse_solution};
-use checkers::search::{Features, Limits, Score, Searcher, Thought};
+use checkers::search::{Features, Limits, PuzzleSearcher, PuzzleThought, Score};
 use checkers::Position;
 
 /// The public puzzles, copied into the repository (tests/data/public/SOURCES.md).
@@ -144,7 +144,7 @@ fn check(
     name: &str,
     pos: &Position,
     oracle: &mut Oracle,
-    searcher: &mut Searcher,
+    searcher: &mut PuzzleSearcher,
     tally: &mut Tally,
 ) {
     tally.searched += 1;
@@ -155,7 +155,7 @@ fn check(
         deadline: None,
         build_caps: None,
     };
-    let Some(Thought {
+    let Some(PuzzleThought {
         best,
         score: Some(score),
         proven: true,
@@ -215,14 +215,14 @@ fn check(
 fn check_half(parity: usize) -> Tally {
     let mut tally = Tally::default();
     let mut seen = HashSet::new();
-    let mut searcher = Searcher::with_features(
+    let mut searcher = PuzzleSearcher::with_features(
         8,
         Features {
             endgame_db: false,
             ..Features::default()
         },
     );
-    let mut with_db = Searcher::new(8);
+    let mut with_db = PuzzleSearcher::new(8);
     for (index, (name, root, expected)) in public_puzzles().into_iter().enumerate() {
         if index % 2 != parity {
             continue;

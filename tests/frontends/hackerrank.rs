@@ -324,7 +324,7 @@ fn the_engine_searches_under_the_games_crowning_rule() {
     assert_eq!(jumps_on.pv.get(1).map(|m| m.captured().count()), Some(2));
     assert_eq!(ends.pv.get(1).map(|m| m.captured().count()), Some(1));
     assert!(
-        jumps_on.score + 50 < ends.score,
+        jumps_on.score.0 + 50 < ends.score.0,
         "under the rule {} should be well below the default {}",
         jumps_on.score,
         ends.score

@@ -57,13 +57,8 @@ pub enum BuildError {
     TooDeep(String),
 }
 
-/// Most index slots (both sides to move, smaller material included) built at once, without
-/// trying the search first: three kings against two (5.8 million) fit, in under a second.
-pub const QUICK_POSITIONS: usize = 6_000_000;
-
-/// Most index slots built for a position the search could not prove: four kings against two (43
-/// million, 86 MiB, several seconds) fit; three against three does not.
-pub const MAX_POSITIONS: usize = 45_000_000;
+/// How many index slots a build may have is the turn's budget's to say (see `search::budget`).
+pub use super::budget::{MAX_POSITIONS, QUICK_POSITIONS};
 
 /// Most pieces of one side the index supports (all of them may become kings).
 const MAX_GROUP: usize = 5;

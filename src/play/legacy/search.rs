@@ -13,11 +13,10 @@ use crate::rules::movegen::{self, CrowningRule, Routes};
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::position::Position;
 
-use super::clock::{Clock, TimeBudget};
-use super::eval::Weights;
-use super::evaluator::Evaluator;
-use super::game::Game;
+use super::eval::{evaluate_with, Weights};
 use super::table::{Bound, Entry, Table};
+use crate::play::clock::{Clock, TimeBudget};
+use crate::play::game::Game;
 
 /// The score of winning right now.
 pub const WIN: i32 = 30_000;
@@ -78,38 +77,15 @@ pub struct Thought {
     pub pv: Vec<Move>,
 }
 
-/// Search enhancements that can be switched off, to measure what each is worth in matches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Features {
-    /// Late move reductions: 0 none, 1 one or two plies for late quiet moves, 2 growing with
-    /// the logarithms of depth and move number.
-    pub reductions: u8,
-}
-
-impl Default for Features {
-    fn default() -> Self {
-        Features { reductions: 2 }
-    }
-}
-
 /// Plies by which the `searched`-th quiet move (from 0) of a node of `depth` is searched
-/// shallower first, at reduction `level`; never so much that it reaches the horizon at once.
-fn late_move_reduction(level: u8, depth: i32, searched: usize) -> i32 {
-    let r = match level {
-        0 => 0,
-        1 if depth >= 3 && searched >= 3 => {
-            if searched >= 8 && depth >= 6 {
-                2
-            } else {
-                1
-            }
-        }
-        1 => 0,
-        _ if depth >= 2 && searched >= 2 => {
-            let x = f64::from(depth).ln() * (searched as f64).ln() / 1.5;
-            (0.5 + x) as i32
-        }
-        _ => 0,
+/// shallower first: growing with the logarithms of depth and move number, never so much that it
+/// reaches the horizon at once.
+fn late_move_reduction(depth: i32, searched: usize) -> i32 {
+    let r = if depth >= 2 && searched >= 2 {
+        let x = f64::from(depth).ln() * (searched as f64).ln() / 1.5;
+        (0.5 + x) as i32
+    } else {
+        0
     };
     r.clamp(0, (depth - 2).max(0))
 }
@@ -122,12 +98,8 @@ pub struct SearchOptions {
     /// How much worse than even the engine finds a draw (positive: it avoids draws it could
     /// avoid; the evaluation already makes a draw look good when behind and bad when ahead).
     pub contempt: i32,
-    /// Enhancements switched on.
-    pub features: Features,
-    /// Weights of the hand-set evaluation.
+    /// Weights of the evaluation.
     pub weights: Weights,
-    /// The evaluation called (trained by default).
-    pub eval: Evaluator,
 }
 
 impl Default for SearchOptions {
@@ -135,9 +107,7 @@ impl Default for SearchOptions {
         SearchOptions {
             table_mb: 4,
             contempt: 0,
-            features: Features::default(),
             weights: Weights::default(),
-            eval: Evaluator::default(),
         }
     }
 }
@@ -145,7 +115,6 @@ impl Default for SearchOptions {
 /// The search state that lives for a game: table and ordering heuristics.
 pub struct Searcher {
     options: SearchOptions,
-    features: Features,
     table: Table,
     killers: Vec<[Option<Move>; 2]>,
     history: Box<[[u32; 64]; 64]>,
@@ -168,7 +137,6 @@ impl Searcher {
     pub fn new(options: SearchOptions) -> Searcher {
         Searcher {
             options,
-            features: options.features,
             table: Table::new(options.table_mb),
             killers: vec![[None; 2]; MAX_PLY + 2],
             history: Box::new([[0; 64]; 64]),
@@ -461,7 +429,7 @@ impl Searcher {
             if self.is_draw(ply, quiet) {
                 return self.draw_score(ply);
             }
-            return self.options.eval.evaluate(pos, &self.options.weights);
+            return evaluate_with(pos, &self.options.weights);
         }
         let mut moves = MoveList::new();
         movegen::generate_with(pos, self.crowning, Routes::Distinct, &mut moves);
@@ -472,7 +440,7 @@ impl Searcher {
             return self.draw_score(ply);
         }
         if ply >= MAX_PLY {
-            return self.options.eval.evaluate(pos, &self.options.weights);
+            return evaluate_with(pos, &self.options.weights);
         }
         // Mate-distance pruning.
         let alpha_floor = -(WIN - ply as i32);
@@ -519,7 +487,7 @@ impl Searcher {
                 let reduction = if mv.is_capture() || self.killers[ply].contains(&Some(mv)) {
                     0
                 } else {
-                    late_move_reduction(self.features.reductions, depth, searched)
+                    late_move_reduction(depth, searched)
                 };
                 let mut s = -self.child(
                     pos,

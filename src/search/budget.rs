@@ -1,0 +1,457 @@
+//! The puzzle game's budget: for each turn, its node budget, its proof share, its database build
+//! cap and its deadline. Every constant of that rule is here; the help text and the docs name
+//! this module instead of repeating the figures.
+//!
+//! The rule, turn by turn ([`GameBudget::turn`]):
+//! - **Deadline**: [`RESERVE`] of the time limit is kept back; past the rest (the soft deadline)
+//!   the sides play quick searches of [`QUICK_DEPTH`] plies so that the game still ends. Every
+//!   search and database build stops at the soft deadline.
+//! - **Deepening**: `--nodes-per-move` nodes, [`FIRST_TURN_FACTOR`] times as many on each side's
+//!   first turn.
+//! - **Proof share**: the game's proof budget is `--nodes-per-second` times the time limit less
+//!   the reserve ([`proof_budget`]). Of what is left of it, the game's first searched turn (the
+//!   deciding turn: a line is proven only when it is) may spend one in [`DECIDING_PROOF_SHARE`],
+//!   the other side's first one in [`FIRST_PROOF_SHARE`], a later turn one in
+//!   [`LATER_PROOF_SHARE`] and only when its side's previous search saw a game end at most
+//!   [`PROOF_REACH_PLIES`] beyond the bound it reached ([`in_reach`]). A turn whose deepening
+//!   looks level (neither side [`PROOF_GUESS_MARGIN`] ahead, no game end seen) spends one in
+//!   [`LEVEL_PROOF_SHARE`] of its share ([`proof_spend`]).
+//! - **Database builds** ([`build_caps`], [`build_worth`]): positions of a few kings are built at
+//!   once up to [`QUICK_POSITIONS`] index slots; others only after the deepening failed, within
+//!   the cap for how the board looks: while every searched move of the line is proven, no cap
+//!   where one side looks clearly ahead, and for a level board [`DECIDING_LEVEL_BUILD_SLOTS`] on
+//!   the deciding turn (the game's first searched one), [`LEVEL_BUILD_SLOTS`] later; [`UNPROVEN_BUILD_SLOTS`] and [`UNPROVEN_LEVEL_BUILD_SLOTS`]
+//!   once it is not. A build starts only when it looks to fit [`BUILD_SHARE`] of the time left at
+//!   [`BUILD_NANOS_PER_SLOT`], and once one gave up, later ones are held to [`build_ceiling`] of
+//!   its slots. (How a build under way measures its pace and gives up is the database's own
+//!   affair, in `endgame/build.rs`.)
+
+use std::time::{Duration, Instant};
+
+use super::iterdeep::PuzzleThought;
+use super::score::Score;
+use super::Limits;
+
+/// Nodes a turn's iterative deepening may spend by default (`--nodes-per-move`).
+pub const DEFAULT_NODES_PER_MOVE: u64 = 100_000;
+
+/// How many times the usual node budget each side's first turn gets. The first turns decide
+/// whether the puzzle is proven; later turns of a proven game cost little (the table remembers),
+/// and later turns of an unproven game must stay cheap so that drawn games finish quickly.
+pub const FIRST_TURN_FACTOR: u64 = 20;
+
+/// Default of `--nodes-per-second`: about half what one core of a loaded 2-core machine searches
+/// (2 to 3 million nodes a second idle), so that the budget rarely meets the deadline, whose stop
+/// would make the line depend on the machine.
+pub const DEFAULT_NODES_PER_SECOND: u64 = 1_000_000;
+
+/// Fraction of the time limit kept in reserve for finishing the game quickly.
+pub const RESERVE: f64 = 0.15;
+
+/// Depth of the quick searches played once the soft deadline is past: shallow enough to be
+/// instant.
+pub const QUICK_DEPTH: u32 = 4;
+
+/// The game's first searched turn may spend up to one in this many of the proof budget left: it
+/// proves the puzzle's value (every later turn then only looks for the canonical move reaching
+/// the known value), and a line is proven only when that turn is.
+pub const DECIDING_PROOF_SHARE: u64 = 2;
+
+/// Share (one in `n`) of the proof budget left for the other side's first searched turn.
+pub const FIRST_PROOF_SHARE: u64 = 4;
+
+/// A later unproven turn may spend up to one in this many of the proof budget left, when a proof
+/// looks in reach (see [`in_reach`]).
+pub const LATER_PROOF_SHARE: u64 = 4;
+
+/// How many plies beyond the bound its searches reached a game end may lie for a later turn's
+/// proof search to try for it: a proof search gains about 2 plies per fourfold budget, and a
+/// later turn's share (a few million nodes at the default limit) took p34's proofs 8 to 10 plies
+/// past the deepening's depth.
+pub const PROOF_REACH_PLIES: u32 = 10;
+
+/// Margin of the deepening's score (hundredths of a man) beyond which the proof search asks only
+/// for the side ahead's win: a man and a half. Within it the board looks level.
+pub const PROOF_GUESS_MARGIN: i32 = 150;
+
+/// A turn whose board looks level spends one in this many of its proof share: a level board is
+/// most likely a draw, which no proof search settles (measured: of the proofs that succeeded on
+/// the public boards, the shipped puzzles and 100 random boards, none started from a level
+/// score), and the few nodes left are for the sacrifice the deepening did not see.
+pub const LEVEL_PROOF_SHARE: u64 = 8;
+
+/// Most index slots (both sides to move, smaller material included) built at once, without
+/// trying the search first: three kings against two (5.8 million) fit, in under a second.
+pub const QUICK_POSITIONS: usize = 6_000_000;
+
+/// Most index slots of whole database classes built for a position the search could not prove:
+/// four kings against two (43 million, 86 MiB, several seconds) fit; three against three does
+/// not. Larger material is analysed over the positions reachable from the puzzle only.
+pub const MAX_POSITIONS: usize = 45_000_000;
+
+/// Most index slots of endgame databases the game's deciding turn (its first searched turn,
+/// whose proof decides whether the line is proven) builds for a level-looking position: the
+/// reachable-only analyses of the shipped six-piece puzzles (68.5 M to 118.6 M slots, 10 to 20
+/// s; `kings-2-man-v-king-2-men-45` looks level, +93, and only its analysis proves it) fit,
+/// while p25's 171.8 M (black's first turn, after a forced capture; it did not finish within the
+/// limit on a loaded machine, and cost 30 s) does not.
+pub const DECIDING_LEVEL_BUILD_SLOTS: usize = 125_000_000;
+
+/// Most index slots of endgame databases a later turn builds for a level-looking position while
+/// every searched move of the line is proven: the whole classes of up to five pieces (a few
+/// seconds), which prove the draws they cover; the reachable-only analyses of six pieces (often
+/// over 100 M slots, 10 to 20 s) are built for a level-looking board only on the deciding turn.
+pub const LEVEL_BUILD_SLOTS: usize = MAX_POSITIONS;
+
+/// Most index slots a turn builds once a searched move of the line is unproven, where one side
+/// looks clearly ahead: the line can no longer be proven, so the whole classes of up to five
+/// pieces, which play the rest of the game exactly, and no reachable-only analysis (p34, a loss
+/// seen from 7 pieces, spent 20 s of its 42 on one of 107 M slots).
+pub const UNPROVEN_BUILD_SLOTS: usize = MAX_POSITIONS;
+
+/// Most index slots a turn builds for a level-looking position once a searched move of the line
+/// is unproven: only builds quick enough to pay for themselves in the search they save.
+pub const UNPROVEN_LEVEL_BUILD_SLOTS: usize = QUICK_POSITIONS;
+
+/// Time per index slot assumed when deciding whether a database can be built in time: about
+/// what both threads take together on a machine loaded by other work (twice the idle figure).
+/// Only a guess at whether to start: the build itself gives up as soon as the speed it measures
+/// says it cannot finish by its deadline.
+pub const BUILD_NANOS_PER_SLOT: u64 = 200;
+
+/// Share of the time left before the turn's deadline that a database build may take: when it
+/// does not finish, the rest of the game keeps the remainder.
+pub const BUILD_SHARE: f64 = 0.85;
+
+/// Most index slots of endgame databases a turn may build after its deepening, by the
+/// deepening's score: a level board is most likely a draw, which only a database proves, and
+/// only while every move of the line so far is proven.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuildCaps {
+    /// For a position that looks level (neither side a man and a half ahead).
+    pub level: usize,
+    /// For a position where one side looks clearly ahead, or a game end was seen.
+    pub decisive: usize,
+}
+
+/// The game's budget of nodes for proof searches: the assumed speed times the part of the time
+/// limit not kept in reserve. Drawn boards spend most of it on each side's first turn and finish
+/// in well under half the limit; wins proven on the first turn spend little.
+#[must_use]
+pub fn proof_budget(time_limit: Duration, nodes_per_second: u64) -> u64 {
+    let seconds = time_limit.as_secs_f64() * (1.0 - RESERVE);
+    (nodes_per_second as f64 * seconds) as u64
+}
+
+/// Whether a later turn's proof search is worth its nodes, from its side's previous searched
+/// turn (`previous`: the score and the bound within which no game end was proven): that turn saw
+/// a game end (beyond what it could prove exact) no more than [`PROOF_REACH_PLIES`] past the
+/// bound. Other positions keep only the deepening's budget, so that they finish well inside the
+/// limit: drawn ones, which no search proves, and those whose end is still far (p34's loss in 48
+/// seen at depth 14, which five proofs of 0.3 to 3 M nodes each got no nearer than 25).
+#[must_use]
+pub fn in_reach(previous: Option<(Score, u32)>) -> bool {
+    previous.is_some_and(|(score, reached)| {
+        score
+            .plies_to_end()
+            .is_some_and(|end| end <= reached.saturating_add(PROOF_REACH_PLIES))
+    })
+}
+
+/// The caps on database builds ([`Limits::build_caps`]), by whether every searched move of the
+/// line so far is proven and whether this is the game's deciding turn (the first searched one:
+/// its proof decides whether the line is proven, and the whole limit lies ahead): while the line
+/// is proven, no cap where one side looks clearly ahead, and [`DECIDING_LEVEL_BUILD_SLOTS`] or
+/// [`LEVEL_BUILD_SLOTS`] where the board looks level.
+#[must_use]
+pub fn build_caps(line_proven: bool, deciding: bool) -> BuildCaps {
+    if deciding {
+        BuildCaps {
+            level: DECIDING_LEVEL_BUILD_SLOTS,
+            decisive: usize::MAX,
+        }
+    } else if line_proven {
+        BuildCaps {
+            level: LEVEL_BUILD_SLOTS,
+            decisive: usize::MAX,
+        }
+    } else {
+        BuildCaps {
+            level: UNPROVEN_LEVEL_BUILD_SLOTS,
+            decisive: UNPROVEN_BUILD_SLOTS,
+        }
+    }
+}
+
+/// Whether the deepening's `score` looks level: no game end, and neither side
+/// [`PROOF_GUESS_MARGIN`] ahead (`None`, nothing searched, is not level).
+#[must_use]
+pub fn looks_level(score: Option<Score>) -> bool {
+    score.is_some_and(|s| s.0.abs() < PROOF_GUESS_MARGIN)
+}
+
+/// The side the deepening's `score` puts clearly ahead, for the proof search to ask for its win
+/// first: `Some(true)` when the side to move is [`PROOF_GUESS_MARGIN`] ahead (or wins),
+/// `Some(false)` when it is as far behind, `None` when the board looks level.
+#[must_use]
+pub fn expected_winner(score: Option<Score>) -> Option<bool> {
+    score
+        .filter(|s| s.0.abs() >= PROOF_GUESS_MARGIN)
+        .map(|s| s.0 > 0)
+}
+
+/// Nodes a turn's proof search may spend of its share `budget`: all of it when its board looks
+/// decisive, one in [`LEVEL_PROOF_SHARE`] when it looks level.
+#[must_use]
+pub fn proof_spend(budget: u64, level: bool) -> u64 {
+    if level {
+        budget / LEVEL_PROOF_SHARE
+    } else {
+        budget
+    }
+}
+
+/// Most index slots a later build may have once a build of `slots` gave up (by the deadline, or
+/// because the pace it measured could not meet it): half as many. The deadline only draws nearer
+/// and the machine is as busy, so a build as large would give up too (p34 started four of 90 to
+/// 107 M slots, each given up after one to two seconds), while half of it may still fit.
+#[must_use]
+pub fn build_ceiling(slots: usize) -> usize {
+    slots / 2
+}
+
+/// Whether a turn whose deepening scored `score` (and did not prove it) builds the `slots`
+/// index slots of endgame databases its position needs: within the cap of `caps` for a level
+/// board, or for one where a side looks clearly ahead (the databases may prove its win).
+#[must_use]
+pub fn build_worth(score: Option<Score>, slots: usize, caps: Option<BuildCaps>) -> bool {
+    caps.is_none_or(|caps| {
+        slots
+            <= if looks_level(score) {
+                caps.level
+            } else {
+                caps.decisive
+            }
+    })
+}
+
+/// When a database build starting now must give up: [`BUILD_SHARE`] of the time left before
+/// the turn's `deadline`, so that a build that fails leaves the rest of the game time to play.
+#[must_use]
+pub fn build_deadline(deadline: Option<Instant>) -> Option<Instant> {
+    deadline.map(|deadline| {
+        let now = Instant::now();
+        now + deadline.saturating_duration_since(now).mul_f64(BUILD_SHARE)
+    })
+}
+
+/// Whether a build of `slots` index slots starting now looks to finish by `build_deadline`, at
+/// a pessimistic [`BUILD_NANOS_PER_SLOT`].
+#[must_use]
+pub fn time_to_build(slots: usize, build_deadline: Option<Instant>) -> bool {
+    let needed = Duration::from_nanos((slots as u64).saturating_mul(BUILD_NANOS_PER_SLOT));
+    build_deadline.is_none_or(|deadline| Instant::now() + needed < deadline)
+}
+
+/// The budget of one puzzle game, turn by turn: what each side has searched so far, and whether
+/// the line is still proven.
+#[derive(Clone, Debug)]
+pub struct GameBudget {
+    nodes_per_move: u64,
+    proof_total: u64,
+    soft_deadline: Instant,
+    /// Whether each side has searched a turn yet.
+    searched: [bool; 2],
+    /// Each side's score on its previous searched turn with the bound its searches reached.
+    previous: [Option<(Score, u32)>; 2],
+    /// Whether every searched move so far is proven.
+    line_proven: bool,
+}
+
+impl GameBudget {
+    /// The budget of a game started at `started` with these settings.
+    #[must_use]
+    pub fn new(
+        started: Instant,
+        time_limit: Duration,
+        nodes_per_move: u64,
+        nodes_per_second: u64,
+    ) -> GameBudget {
+        GameBudget {
+            nodes_per_move,
+            proof_total: proof_budget(time_limit, nodes_per_second),
+            soft_deadline: started + time_limit.mul_f64(1.0 - RESERVE),
+            searched: [false; 2],
+            previous: [None; 2],
+            line_proven: true,
+        }
+    }
+
+    /// Whether the soft deadline has passed: the sides then play quick searches of
+    /// [`QUICK_DEPTH`] plies.
+    #[must_use]
+    pub fn out_of_time(&self) -> bool {
+        Instant::now() >= self.soft_deadline
+    }
+
+    /// The limits of the turn of `side` (0 red, 1 black); `first_turn` when it is that side's
+    /// first move of the game, `spent` the nodes the game has searched so far.
+    #[must_use]
+    pub fn turn(&self, side: usize, first_turn: bool, spent: u64) -> Limits {
+        let nodes = if first_turn {
+            self.nodes_per_move.saturating_mul(FIRST_TURN_FACTOR)
+        } else {
+            self.nodes_per_move
+        };
+        let left = self.proof_total.saturating_sub(spent);
+        let deciding = !self.searched[0] && !self.searched[1];
+        let proof = if deciding {
+            left / DECIDING_PROOF_SHARE
+        } else if !self.searched[side] {
+            left / FIRST_PROOF_SHARE
+        } else if in_reach(self.previous[side]) {
+            left / LATER_PROOF_SHARE
+        } else {
+            0
+        };
+        Limits {
+            nodes: Some(nodes),
+            proof_nodes: Some(proof),
+            deadline: Some(self.soft_deadline),
+            build_caps: Some(build_caps(self.line_proven, deciding)),
+        }
+    }
+
+    /// Records the searched turn of `side` that gave `thought` (a turn with a score).
+    pub fn record(&mut self, side: usize, thought: &PuzzleThought) {
+        self.line_proven &= thought.proven;
+        self.searched[side] = true;
+        // A proven turn reached its game end: the side's next proof is within reach of it.
+        self.previous[side] = thought.score.map(|score| {
+            let proven_end = score.plies_to_end().filter(|_| thought.proven);
+            (score, proven_end.unwrap_or(thought.no_end_within))
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::movegen::legal_moves;
+    use crate::rules::position::Position;
+
+    #[test]
+    fn a_later_proof_is_tried_only_when_the_end_seen_is_near_the_bound_reached() {
+        // p34: a loss in 48 seen by a deepening of 14 plies is out of reach; nearer, it is not.
+        assert!(!in_reach(Some((Score::lost_at(48), 14))));
+        assert!(in_reach(Some((Score::lost_at(24), 14))));
+        assert!(in_reach(Some((Score::won_at(25), 15))));
+        assert!(!in_reach(Some((Score::won_at(27), 15))));
+        // Heuristic scores and drawn boards never are.
+        assert!(!in_reach(Some((Score(400), 20))));
+        assert!(!in_reach(Some((Score::ZERO, 998))));
+        assert!(!in_reach(None));
+    }
+
+    #[test]
+    fn builds_are_smaller_for_level_boards_and_once_the_line_is_unproven() {
+        let deciding = build_caps(true, true);
+        let provable = build_caps(true, false);
+        let unproven = build_caps(false, false);
+        assert_eq!(deciding.level, DECIDING_LEVEL_BUILD_SLOTS);
+        assert!(deciding.level > provable.level);
+        assert_eq!(deciding.decisive, usize::MAX);
+        assert_eq!(provable.level, MAX_POSITIONS);
+        assert_eq!(provable.decisive, usize::MAX);
+        assert_eq!(unproven.level, QUICK_POSITIONS);
+        assert_eq!(unproven.decisive, MAX_POSITIONS);
+        assert!(unproven.level < unproven.decisive);
+    }
+
+    #[test]
+    fn a_board_looks_level_within_a_man_and_a_half_and_without_a_game_end() {
+        assert!(looks_level(Some(Score::ZERO)));
+        assert!(looks_level(Some(Score(PROOF_GUESS_MARGIN - 1))));
+        assert!(looks_level(Some(Score(1 - PROOF_GUESS_MARGIN))));
+        assert!(!looks_level(Some(Score(PROOF_GUESS_MARGIN))));
+        assert!(!looks_level(Some(Score(-PROOF_GUESS_MARGIN))));
+        assert!(!looks_level(Some(Score::won_at(41))));
+        assert!(!looks_level(Some(Score::lost_at(40))));
+        assert!(!looks_level(None));
+        assert_eq!(expected_winner(Some(Score(PROOF_GUESS_MARGIN))), Some(true));
+        assert_eq!(expected_winner(Some(Score::lost_at(40))), Some(false));
+        assert_eq!(expected_winner(Some(Score(12))), None);
+        assert_eq!(expected_winner(None), None);
+    }
+
+    #[test]
+    fn a_level_board_spends_a_small_part_of_its_proof_budget() {
+        assert_eq!(proof_spend(8_000_000, false), 8_000_000);
+        assert_eq!(proof_spend(8_000_000, true), 8_000_000 / LEVEL_PROOF_SHARE);
+        assert!(proof_spend(8_000_000, true) <= 1_000_000);
+        assert_eq!(proof_spend(0, true), 0);
+    }
+
+    #[test]
+    fn a_build_that_gave_up_halves_the_builds_after_it() {
+        assert_eq!(build_ceiling(106_760_544), 53_380_272);
+        assert!(build_ceiling(102_890_240) < 102_890_240);
+        assert_eq!(build_ceiling(1), 0);
+    }
+
+    #[test]
+    fn a_build_is_held_to_the_cap_of_how_the_board_looks() {
+        let level = Some(Score(-6));
+        let ahead = Some(Score(-287));
+        let large = 171_817_912;
+        let caps = Some(build_caps(true, false));
+        // A side clearly ahead (or a game end seen) builds up to the decisive cap.
+        assert!(build_worth(ahead, large, caps));
+        assert!(build_worth(Some(Score::won_at(61)), large, caps));
+        let tight = Some(build_caps(false, false));
+        assert!(!build_worth(ahead, large, tight));
+        assert!(build_worth(ahead, MAX_POSITIONS, tight));
+        // A level board builds up to the level cap, and anything without caps or on the
+        // deciding turn.
+        assert!(build_worth(level, MAX_POSITIONS, caps));
+        assert!(!build_worth(level, MAX_POSITIONS + 1, caps));
+        assert!(!build_worth(level, large, caps));
+        assert!(!build_worth(level, MAX_POSITIONS, tight));
+        assert!(build_worth(level, QUICK_POSITIONS, tight));
+        assert!(build_worth(level, large, None));
+        // The deciding turn builds the six-piece analyses of the shipped puzzles, not p25's.
+        let deciding = Some(build_caps(true, true));
+        assert!(build_worth(level, 118_581_260, deciding));
+        assert!(!build_worth(level, large, deciding));
+    }
+
+    #[test]
+    fn the_proof_budget_is_the_speed_times_the_limit_less_the_reserve() {
+        assert_eq!(proof_budget(Duration::from_secs(50), 1_000_000), 42_500_000);
+        assert_eq!(proof_budget(Duration::from_secs(50), 0), 0);
+    }
+
+    #[test]
+    fn each_turn_gets_its_share_of_what_is_left() {
+        let mut game = GameBudget::new(Instant::now(), Duration::from_secs(50), 1_000, 1_000_000);
+        let first = game.turn(0, true, 0);
+        assert_eq!(first.nodes, Some(20_000));
+        assert_eq!(first.proof_nodes, Some(21_250_000));
+        assert_eq!(first.build_caps, Some(build_caps(true, true)));
+        let unproven = PuzzleThought {
+            best: legal_moves(&Position::start())[0],
+            score: Some(Score(40)),
+            depth: 9,
+            proven: false,
+            no_end_within: 9,
+        };
+        game.record(0, &unproven);
+        let reply = game.turn(1, true, 2_500_000);
+        assert_eq!(reply.proof_nodes, Some(10_000_000));
+        assert_eq!(reply.build_caps, Some(build_caps(false, false)));
+        game.record(1, &unproven);
+        // A later turn whose side saw no game end near its bound gets no proof search.
+        assert_eq!(game.turn(0, false, 2_500_000).proof_nodes, Some(0));
+        assert_eq!(game.turn(0, false, 2_500_000).nodes, Some(1_000));
+    }
+}

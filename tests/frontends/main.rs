@@ -8,3 +8,4 @@ mod hackerrank;
 mod matches;
 mod outputs;
 mod play;
+mod training;

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Prints the performance figures quoted in README.md, each after the command that produces it.
+# Prints the quick figures of docs/performance.md ("Solving the shipped puzzles"), each after the
+# command that produces it, below the date, commit, machine and load they were measured on.
 # Run from the repository root on an idle machine: bash scripts/measure.sh
 set -euo pipefail
 cargo build --release -q
+echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/^Mem:/ {print $2}') GiB"
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 bin=./target/release/checkers
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -46,3 +51,4 @@ for p in puzzles/p06.txt puzzles/kings-3v2-double-corner.txt puzzles/men-2-vs-ki
 done
 /usr/bin/time -f "perft 12: %M KiB" $bin perft 12 >/dev/null 2>"$out/err" || true
 tail -1 "$out/err"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

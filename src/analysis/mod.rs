@@ -4,8 +4,8 @@
 //! No alpha-beta, no evaluation function, no transposition-table tricks, and none of the engine's
 //! rules code: the point of this module is to be obviously correct, so that it can check the
 //! output of the fast solver. It shares only the engine's [`Position`](crate::Position) type at
-//! its boundary, read cell by cell into a board of its own (design.md, "What the certificate is
-//! independent of").
+//! its boundary, read cell by cell into a board of its own (design.md, "The certificate: what
+//! it is independent of").
 //!
 //! - [`rules`]: the analyser's own board and move generator, written from RULES.md alone.
 //! - [`Value`]: the exact value of a position, in plies to the end of the game.

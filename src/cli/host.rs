@@ -108,7 +108,7 @@ pub fn run(args: &HostArgs) -> Result<ExitCode> {
         } else {
             Color::Black
         };
-        match r.winner {
+        match r.winner() {
             Some(c) if c == first_colour => wins += 1,
             Some(_) => losses += 1,
             None => draws += 1,

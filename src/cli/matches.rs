@@ -53,7 +53,8 @@ pub struct MatchArgs {
     pub openings: Option<String>,
 
     /// Draw rules: csci561 (50 plies without capture or crowning; same board thrice),
-    /// dd2380 (50 plies without capture; threefold repetition), none (threefold repetition).
+    /// dd2380 (50 plies without capture; threefold repetition), fifty-moves (100 plies without
+    /// capture or crowning; threefold repetition), none (threefold repetition).
     #[arg(long = "draw-rule", value_name = "RULE", default_value = "csci561")]
     pub draw_rule: DrawRule,
 
@@ -146,6 +147,7 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
         games: args.games as usize,
         time,
         openings,
+        start: checkers::Position::start(),
         draw_rule: args.draw_rule,
         jobs: args.jobs as usize,
         max_plies: DEFAULT_MAX_PLIES,
@@ -200,8 +202,8 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
         s.ply_limit
     ))?;
     for g in &games {
-        if !matches!(g.termination, checkers::tools::arena::Termination::Rules(_)) {
-            output::println(&format!("game {}: {}", g.index + 1, g.termination))?;
+        if !g.outcome.by_the_rules() {
+            output::println(&format!("game {}: {}", g.index + 1, g.outcome))?;
         }
     }
     if let Some(path) = &args.pdn {

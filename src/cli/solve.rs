@@ -9,10 +9,8 @@ use clap::Args;
 
 use checkers::formats::export::{self, OutputFormat};
 use checkers::formats::{files, input};
-use checkers::rules::game::Outcome;
-use checkers::search::endgame::store::Store;
-use checkers::search::endgame::EndgameDb;
-use checkers::search::solve::{self, Solution, SolveOptions, UnprovenMove};
+use checkers::rules::draw::DrawRule;
+use checkers::search::solve::{self, SolveOptions};
 use checkers::{Color, SetupWarning};
 
 use super::output;
@@ -131,9 +129,15 @@ pub struct EngineArgs {
           default_value_t = checkers::search::budget::DEFAULT_NODES_PER_SECOND)]
     pub nodes_per_second: u64,
 
-    /// Also end the game as a draw after 50 moves of each side without a capture or a crowning.
-    #[arg(long = "draw-rule")]
-    pub draw_rule: bool,
+    /// The draw rule the game is played under (default: none, the puzzle rules: threefold
+    /// repetition only).
+    ///
+    /// A bare `--draw-rule` means `fifty-moves`: the game is also drawn after 50 moves of each
+    /// side without a capture or a crowning. The names are those of every subcommand's
+    /// `--draw-rule`: none, fifty-moves, csci561, dd2380.
+    #[arg(long = "draw-rule", value_name = "RULE", num_args = 0..=1,
+          default_value = "none", default_missing_value = "fifty-moves")]
+    pub draw_rule: DrawRule,
 
     /// Measurement baseline: search without the transposition table.
     ///
@@ -177,7 +181,7 @@ pub fn solve_options(engine: &EngineArgs) -> SolveOptions {
         time_limit: Duration::from_secs_f64(engine.time_limit),
         nodes_per_move: engine.nodes_per_move,
         nodes_per_second: engine.nodes_per_second,
-        fifty_move_rule: engine.draw_rule,
+        draw_rule: engine.draw_rule,
         features: checkers::search::Features {
             table: !engine.no_table,
             ordering: !engine.no_ordering,
@@ -208,10 +212,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
             output::eprintln(&format!("checkers: warning: {name}: {warning}"))?;
         }
     }
-    let endgame = match super::egdb::store_dir(args.egdb.as_ref()) {
-        Some(dir) if args.egdb.is_some() || dir.is_dir() => EndgameDb::with_store(Store::new(dir)),
-        _ => EndgameDb::default(),
-    };
+    let endgame = solve::endgame_databases(args.egdb.as_deref());
     let solution = solve::solve_with(puzzle, &solve_options(&args.engine), endgame);
     let event = args
         .inputfile
@@ -221,7 +222,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     let text = export::write_solution(&solution, format, &event)?;
     files::write_output(output, text.as_bytes())?;
     if !args.quiet {
-        output::eprintln(&summary(&solution))?;
+        output::eprintln(&export::summary(&solution))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -268,80 +269,9 @@ fn warning_lines(warnings: &[SetupWarning]) -> Vec<String> {
     single.into_iter().chain(lines).collect()
 }
 
-/// The one-line report of a solved game.
-fn summary(s: &Solution) -> String {
-    let result = match s.outcome {
-        Outcome::Win(c) => format!("{} wins", c.name()),
-        Outcome::DrawByRepetition => "draw by threefold repetition".to_string(),
-        Outcome::DrawByFiftyMoves => "draw by the 50-move rule".to_string(),
-    };
-    let proof = if s.proven {
-        "proven optimal"
-    } else if s.time_limited {
-        "not proven, time limit reached"
-    } else {
-        "not proven"
-    };
-    let proof = match s.unproven.as_slice() {
-        [] => proof.to_string(),
-        moves => format!("{proof}: {}", unproven_moves(moves)),
-    };
-    let databases = if s.endgame_positions == 0 {
-        String::new()
-    } else {
-        format!(
-            "; endgame databases of {:.1} M positions",
-            s.endgame_positions as f64 / 1e6
-        )
-    };
-    let databases = match &s.endgame_error {
-        Some(e) => format!("{databases}; {e}"),
-        None => databases,
-    };
-    format!(
-        "{result} after {} ({proof}); {} states; {:.3} s; {} nodes; table hit rate {:.0}%{databases}",
-        plural(s.moves(), "move"),
-        s.states.len(),
-        s.elapsed.as_secs_f64(),
-        s.stats.nodes,
-        100.0 * s.tt_hit_rate
-    )
-}
-
-/// `n` and the noun, plural unless `n` is 1: "1 move", "7 moves".
-fn plural(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("{n} {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
-}
-
-/// How far the proofs of the unproven moves got, the first few of them: "move 1: no end within
-/// 11 plies, scored win in 25".
-fn unproven_moves(moves: &[UnprovenMove]) -> String {
-    const SHOWN: usize = 3;
-    let mut parts: Vec<String> = moves
-        .iter()
-        .take(SHOWN)
-        .map(|m| {
-            let score = m.score.map_or(String::new(), |s| format!(", scored {s}"));
-            format!(
-                "move {}: no end within {} plies{score}",
-                m.number, m.no_end_within
-            )
-        })
-        .collect();
-    if moves.len() > SHOWN {
-        parts.push(format!("{} more", moves.len() - SHOWN));
-    }
-    parts.join("; ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use checkers::search::Score;
     use checkers::Square;
 
     #[test]
@@ -374,43 +304,5 @@ mod tests {
             "2 red men stand on their crowning row (row 1 col 2, row 1 col 4); they stay men and \
              cannot move"
         );
-    }
-
-    #[test]
-    fn unproven_moves_name_their_bound_and_score() {
-        let moves = [
-            UnprovenMove {
-                number: 1,
-                no_end_within: 19,
-                score: None,
-            },
-            UnprovenMove {
-                number: 3,
-                no_end_within: 8,
-                score: Some(Score(-201)),
-            },
-            UnprovenMove {
-                number: 5,
-                no_end_within: 11,
-                score: Some(Score::won_at(25)),
-            },
-            UnprovenMove {
-                number: 7,
-                no_end_within: 2,
-                score: None,
-            },
-        ];
-        assert_eq!(
-            unproven_moves(&moves),
-            "move 1: no end within 19 plies; move 3: no end within 8 plies, scored -201; move 5: \
-             no end within 11 plies, scored win in 25; 1 more"
-        );
-    }
-
-    #[test]
-    fn one_move_is_singular() {
-        assert_eq!(plural(1, "move"), "1 move");
-        assert_eq!(plural(0, "move"), "0 moves");
-        assert_eq!(plural(7, "move"), "7 moves");
     }
 }

@@ -53,6 +53,12 @@ pub struct ThinkArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=200))]
     pub depth: Option<u32>,
 
+    /// The draw rule the engine looks ahead under: none (default), fifty-moves, csci561 or
+    /// dd2380, the names of every subcommand's `--draw-rule`. The position starts a game, so
+    /// only repetitions and quiet moves within the search count.
+    #[arg(long = "draw-rule", value_name = "RULE", default_value = "none")]
+    pub draw_rule: DrawRule,
+
     /// Also print the depth, score, nodes, speed, the process's CPU time and the expected line on
     /// stderr.
     #[arg(long)]
@@ -107,7 +113,7 @@ pub fn run(args: &ThinkArgs, started: std::time::Instant) -> Result<ExitCode> {
         (None, None) => {}
     }
     let mut engine = Engine::new(options);
-    let game = Game::new(pos, DrawRule::None);
+    let game = Game::new(pos, args.draw_rule);
     let Some(thought) = engine.think(&game, &clock) else {
         output::println("none")?;
         return Ok(ExitCode::from(1));

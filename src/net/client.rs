@@ -20,13 +20,13 @@ use thiserror::Error;
 use crate::formats::board_text::format_board;
 use crate::formats::notation::move_text;
 use crate::play::clock::Clock;
-use crate::play::game::Game;
 use crate::play::player::{Player, PlayerError};
 use crate::protocols::dd2380::{
     self, decode_move, encode_move, parse_server_init, parse_turn, EndCode, Event, LineError, Mode,
     MoveError, Verdict,
 };
 use crate::rules::draw::DrawRule;
+use crate::rules::game::Game;
 use crate::rules::piece::Color;
 
 /// How the client plays.

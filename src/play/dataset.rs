@@ -49,9 +49,9 @@ pub const HEADER_BYTES: usize = 4 + 2 + 2 + 8 + 8 + 4 + 8 + 8;
 /// File name extension of chunk files.
 pub const EXTENSION: &str = "ckd";
 
-/// The result of a game (or the exact value of a position), for red.
+/// A training label: the result of a game (or the exact value of a position) for red.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
+pub enum Label {
     /// Red loses.
     Loss,
     /// A draw.
@@ -60,20 +60,20 @@ pub enum Outcome {
     Win,
 }
 
-impl Outcome {
-    /// The outcome for the other side.
+impl Label {
+    /// The label for the other side.
     #[must_use]
-    pub const fn flipped(self) -> Outcome {
+    pub const fn flipped(self) -> Label {
         match self {
-            Outcome::Loss => Outcome::Win,
-            Outcome::Draw => Outcome::Draw,
-            Outcome::Win => Outcome::Loss,
+            Label::Loss => Label::Win,
+            Label::Draw => Label::Draw,
+            Label::Win => Label::Loss,
         }
     }
 
-    /// The outcome for `color` given this one for red.
+    /// The label for `color` given this one for red.
     #[must_use]
-    pub const fn for_color(self, color: Color) -> Outcome {
+    pub const fn for_color(self, color: Color) -> Label {
         match color {
             Color::Red => self,
             Color::Black => self.flipped(),
@@ -84,17 +84,17 @@ impl Outcome {
     #[must_use]
     pub const fn target(self) -> f32 {
         match self {
-            Outcome::Loss => 0.0,
-            Outcome::Draw => 0.5,
-            Outcome::Win => 1.0,
+            Label::Loss => 0.0,
+            Label::Draw => 0.5,
+            Label::Win => 1.0,
         }
     }
 
     const fn code(self) -> u8 {
         match self {
-            Outcome::Loss => 0,
-            Outcome::Draw => 1,
-            Outcome::Win => 2,
+            Label::Loss => 0,
+            Label::Draw => 1,
+            Label::Win => 2,
         }
     }
 }
@@ -105,7 +105,7 @@ pub struct Record {
     /// The position (pieces on dark cells only).
     pub position: Position,
     /// The label, for red.
-    pub outcome: Outcome,
+    pub label: Label,
     /// Whether the label is an exact value from the endgame databases.
     pub exact: bool,
     /// Ply of the game the position occurred at (capped at 255).
@@ -185,7 +185,7 @@ impl Record {
         out[4..8].copy_from_slice(&pack(p.pieces(Color::Black)).to_le_bytes());
         out[8..12].copy_from_slice(&pack(p.kings()).to_le_bytes());
         out[12] = u8::from(p.side_to_move() == Color::Black)
-            | self.outcome.code() << 1
+            | self.label.code() << 1
             | u8::from(self.exact) << 3;
         out[13] = self.ply;
         out[14..16].copy_from_slice(&self.score.to_le_bytes());
@@ -209,10 +209,10 @@ impl Record {
         if flags >> 4 != 0 {
             return Err(format!("unknown flag bits {flags:#04x}"));
         }
-        let outcome = match flags >> 1 & 3 {
-            0 => Outcome::Loss,
-            1 => Outcome::Draw,
-            2 => Outcome::Win,
+        let label = match flags >> 1 & 3 {
+            0 => Label::Loss,
+            1 => Label::Draw,
+            2 => Label::Win,
             _ => return Err("label 3 is not a game result".to_owned()),
         };
         let side = if flags & 1 == 0 {
@@ -224,7 +224,7 @@ impl Record {
             .map_err(|e| e.to_string())?;
         Ok(Record {
             position,
-            outcome,
+            label,
             exact: flags & 8 != 0,
             ply: b[13],
             score: i16::from_le_bytes([b[14], b[15]]),
@@ -440,7 +440,7 @@ mod tests {
     fn records_round_trip_and_damage_is_named() {
         let r = Record {
             position: Position::start().with_side_to_move(Color::Black),
-            outcome: Outcome::Win,
+            label: Label::Win,
             exact: true,
             ply: 17,
             score: -123,

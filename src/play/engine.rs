@@ -3,8 +3,8 @@
 use std::time::Duration;
 
 use super::clock::{Budget, Clock, TimeBudget};
-use super::game::Game;
 use super::player::{Player, PlayerError};
+use crate::rules::game::Game;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::search::eval::{Evaluator, Weights};
@@ -27,22 +27,15 @@ pub struct EngineOptions {
     pub depth: Option<u32>,
     /// Search options (table size, contempt, evaluation).
     pub search: GameOptions,
-    /// Temporary (issue 20's strength match): play with the game search as it was before it was
-    /// unified with the puzzle search.
-    pub legacy: bool,
-}
-
-/// The search an engine plays with.
-enum Search {
-    Unified(Box<GameSearcher>),
-    Legacy(Box<super::legacy::search::Searcher>),
 }
 
 /// The engine: a game searcher kept for a whole game, and its options.
 pub struct Engine {
     options: EngineOptions,
-    searcher: Search,
+    searcher: GameSearcher,
     last: Option<Thought>,
+    /// Set from elsewhere to stop every later search (see [`Engine::set_stop`]).
+    stop: Option<crate::search::Stop>,
 }
 
 impl Stopwatch for Clock {
@@ -67,21 +60,19 @@ impl Engine {
     /// An engine with `options`.
     #[must_use]
     pub fn new(options: EngineOptions) -> Engine {
-        let searcher = if options.legacy {
-            let legacy = super::legacy::search::SearchOptions {
-                table_mb: options.search.table_mb,
-                contempt: options.search.contempt,
-                ..Default::default()
-            };
-            Search::Legacy(Box::new(super::legacy::search::Searcher::new(legacy)))
-        } else {
-            Search::Unified(Box::new(GameSearcher::new(options.search.clone())))
-        };
+        let searcher = GameSearcher::new(options.search.clone());
         Engine {
             options,
             searcher,
             last: None,
+            stop: None,
         }
+    }
+
+    /// Stops every later search once `stop` is set, as at the clock's hard limit: the move
+    /// found so far is played.
+    pub fn set_stop(&mut self, stop: crate::search::Stop) {
+        self.stop = Some(stop);
     }
 
     /// The options.
@@ -116,40 +107,20 @@ impl Engine {
                 budget = TimeBudget::unlimited();
             }
         }
-        let thought = match &mut self.searcher {
-            Search::Unified(searcher) => {
-                let root = GameRoot {
-                    history: since_irreversible(game),
-                    quiet_plies: game.quiet_plies(),
-                    rule: game.draw_rule(),
-                    crowning: game.crowning_rule(),
-                };
-                let limits = GameLimits {
-                    depth: self.options.depth,
-                    nodes: self.options.nodes,
-                    soft: budget.soft,
-                    hard: budget.hard,
-                    stop: None,
-                };
-                searcher.think(root, clock, limits)
-            }
-            Search::Legacy(searcher) => {
-                let limits = super::legacy::search::SearchLimits {
-                    depth: self.options.depth,
-                    nodes: self.options.nodes,
-                };
-                searcher
-                    .think(game, clock, budget, limits)
-                    .map(|t| Thought {
-                        best: t.best,
-                        score: crate::search::Score(t.score),
-                        depth: t.depth,
-                        nodes: t.nodes,
-                        elapsed: t.elapsed,
-                        pv: t.pv,
-                    })
-            }
+        let root = GameRoot {
+            history: since_irreversible(game),
+            quiet_plies: game.quiet_plies(),
+            rule: game.draw_rule(),
+            crowning: game.crowning_rule(),
         };
+        let limits = GameLimits {
+            depth: self.options.depth,
+            nodes: self.options.nodes,
+            soft: budget.soft,
+            hard: budget.hard,
+            stop: self.stop.clone(),
+        };
+        let thought = self.searcher.think(root, clock, limits);
         self.last.clone_from(&thought);
         thought
     }
@@ -184,9 +155,6 @@ impl Engine {
                 }
             }
         }
-        if options.legacy {
-            parts.push("legacy=1".to_owned());
-        }
         if parts.is_empty() {
             "engine".to_owned()
         } else {
@@ -220,10 +188,7 @@ impl Player for Engine {
     }
 
     fn new_game(&mut self) {
-        match &mut self.searcher {
-            Search::Unified(s) => s.clear(),
-            Search::Legacy(s) => s.clear(),
-        }
+        self.searcher.clear();
         self.last = None;
     }
 
@@ -231,5 +196,28 @@ impl Player for Engine {
         self.think(game, clock)
             .map(|t| t.best)
             .ok_or(PlayerError::NoLegalMove)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::draw::DrawRule;
+    use crate::rules::position::Position;
+
+    #[test]
+    fn a_stopped_engine_plays_the_move_found_so_far() {
+        let mut engine = Engine::new(EngineOptions {
+            depth: Some(12),
+            ..EngineOptions::default()
+        });
+        let stop = crate::search::Stop::new();
+        engine.set_stop(stop.clone());
+        stop.stop();
+        let game = Game::new(Position::start(), DrawRule::None);
+        let thought = engine.think(&game, &Clock::unlimited()).expect("a move");
+        assert!(game.legal_moves().contains(&thought.best));
+        // It stops at its first look at the flag instead of searching 12 plies deep.
+        assert!(thought.nodes <= 2 * 1024, "{} nodes", thought.nodes);
     }
 }

@@ -6,6 +6,8 @@
 //! a child process speaking a file protocol or a network peer implements the same trait in the
 //! protocol layers, so one match loop serves them all.
 
+use std::time::Duration;
+
 use thiserror::Error;
 
 use crate::rules::movegen;
@@ -13,7 +15,7 @@ use crate::rules::moves::Move;
 use crate::rules::position::Position;
 
 use super::clock::Clock;
-use super::game::Game;
+use crate::rules::game::Game;
 
 /// Why a player gave no move.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -42,6 +44,13 @@ pub trait Player: Send {
     /// The clock was started when the move was asked for; the caller judges whether the answer
     /// came in time. The returned move must be one of `game.legal_moves()`; callers check it.
     fn choose(&mut self, game: &Game, clock: &Clock) -> Result<Move, PlayerError>;
+
+    /// What the last [`Player::choose`] cost, when the player measures it itself (a child
+    /// process's CPU time, which the caller's clock cannot see); `None` to be timed by the
+    /// caller's clock.
+    fn move_cost(&self) -> Option<Duration> {
+        None
+    }
 }
 
 /// SplitMix64: a small, fast, well-mixed generator, so seeded games repeat exactly everywhere.

@@ -23,10 +23,10 @@ use crate::rules::position::Position;
 use crate::search::endgame::EndgameDb;
 
 use super::clock::Clock;
-use super::dataset::{ChunkHeader, Outcome, Record};
+use super::dataset::{ChunkHeader, Label, Record};
 use super::engine::{Engine, EngineOptions};
-use super::game::Game;
 use super::player::SplitMix64;
+use crate::rules::game::Game;
 
 /// The settings of a self-play data set.
 #[derive(Clone, Debug)]
@@ -118,7 +118,7 @@ pub struct GameRecords {
     /// Plies played.
     pub plies: usize,
     /// Its result for red (the databases' value where it entered them).
-    pub outcome: Option<Outcome>,
+    pub label: Option<Label>,
 }
 
 /// Exact values of small positions for the labels: the endgame databases, read from their
@@ -148,7 +148,7 @@ impl Labeller {
     }
 
     /// The exact value of `pos` for red, when the databases cover it.
-    pub fn exact(&mut self, pos: &Position) -> Option<Outcome> {
+    pub fn exact(&mut self, pos: &Position) -> Option<Label> {
         let db = self.db.as_mut()?;
         let n = pos.occupied().count();
         if n > self.pieces
@@ -163,12 +163,12 @@ impl Labeller {
         let s = db.score(pos, 0)?;
         let for_mover = if s.is_game_end() {
             if s.is_win() {
-                Outcome::Win
+                Label::Win
             } else {
-                Outcome::Loss
+                Label::Loss
             }
         } else {
-            Outcome::Draw
+            Label::Draw
         };
         Some(for_mover.for_color(pos.side_to_move()))
     }
@@ -213,23 +213,23 @@ pub fn play_game(
         }
     }
     // (position, ply, search score, exact value)
-    let mut seen: Vec<(Position, usize, i16, Option<Outcome>)> = Vec::new();
-    let mut first_exact: Option<(usize, Outcome)> = None;
+    let mut seen: Vec<(Position, usize, i16, Option<Label>)> = Vec::new();
+    let mut first_exact: Option<(usize, Label)> = None;
     let clock = Clock::unlimited();
     let result = loop {
         if let Some(end) = g.outcome() {
             break match end.winner() {
-                Some(Color::Red) => Outcome::Win,
-                Some(Color::Black) => Outcome::Loss,
-                None => Outcome::Draw,
+                Some(Color::Red) => Label::Win,
+                Some(Color::Black) => Label::Loss,
+                None => Label::Draw,
             };
         }
         if g.ply() >= config.max_plies {
-            break Outcome::Draw;
+            break Label::Draw;
         }
         if let Some((ply, _)) = first_exact {
             if g.ply() >= ply + config.after_exact {
-                break Outcome::Draw; // replaced by the exact value below
+                break Label::Draw; // replaced by the exact value below
             }
         }
         let pos = *g.current();
@@ -238,7 +238,7 @@ pub fn play_game(
             first_exact = Some((g.ply(), v));
         }
         let Some(thought) = engine.think(&g, &clock) else {
-            break Outcome::Draw;
+            break Label::Draw;
         };
         if !movegen::has_jump(&pos) {
             let score = thought
@@ -248,7 +248,7 @@ pub fn play_game(
             seen.push((pos, g.ply(), score, exact));
         }
         if g.play(thought.best).is_err() {
-            break Outcome::Draw;
+            break Label::Draw;
         }
     };
     let result = first_exact.map_or(result, |(_, v)| v);
@@ -256,7 +256,7 @@ pub fn play_game(
         .into_iter()
         .map(|(position, ply, score, exact)| Record {
             position,
-            outcome: exact.unwrap_or(result),
+            label: exact.unwrap_or(result),
             exact: exact.is_some(),
             ply: ply.min(255) as u8,
             score,
@@ -265,7 +265,7 @@ pub fn play_game(
     GameRecords {
         records,
         plies: g.ply(),
-        outcome: Some(result),
+        label: Some(result),
     }
 }
 

@@ -183,7 +183,6 @@ impl FromStr for PlayerSpec {
                             }
                             o.search.table_mb = mb as usize;
                         }
-                        "legacy" => o.legacy = v == "1",
                         "eval" => {
                             o.search.evaluator = match v {
                                 "hand" => Evaluator::Hand(Weights::default()),

@@ -106,7 +106,7 @@ impl Samples {
 /// The label of `r` for its side to move.
 #[must_use]
 pub fn target(r: &Record) -> f32 {
-    r.outcome.for_color(r.position.side_to_move()).target()
+    r.label.for_color(r.position.side_to_move()).target()
 }
 
 /// The training target of `r`: its label, blended with its search score as `config` says.
@@ -368,7 +368,7 @@ pub fn model_logit(model: &Model, pos: &Position) -> Option<f64> {
 mod tests {
     use super::*;
 
-    use crate::play::dataset::{self, Outcome, Record};
+    use crate::play::dataset::{self, Label, Record};
     use crate::rules::bitboard::Bitboard;
     use crate::rules::piece::Color;
 
@@ -421,14 +421,14 @@ mod tests {
             black &= !(1 << marked);
             let pos =
                 Position::new(Bitboard(red), Bitboard(black), Bitboard(0), Color::Red).unwrap();
-            let outcome = if red >> marked & 1 == 1 {
-                Outcome::Win
+            let label = if red >> marked & 1 == 1 {
+                Label::Win
             } else {
-                Outcome::Loss
+                Label::Loss
             };
             records.push(Record {
                 position: pos,
-                outcome,
+                label,
                 exact: false,
                 ply: 0,
                 score: 0,

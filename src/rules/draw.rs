@@ -1,13 +1,14 @@
 //! The draw rules of real games, which depend on the path a game took: the same position for the
 //! third time, and a run of moves without progress.
 //!
-//! The puzzle rules ([`game`](super::game)) know only threefold repetition of a position with the
-//! same side to move (and an optional tournament rule). The assignments this crate also serves
-//! apply their own rules, chosen by [`DrawRule`]:
+//! Every game ([`Game`](super::game::Game)) is played under one [`DrawRule`]; the puzzle solver,
+//! the player, the match runner and the protocol front ends all choose theirs by the same names
+//! (`--draw-rule NAME` on every subcommand):
 //!
 //! | rule | repetition | no progress |
 //! |---|---|---|
-//! | [`DrawRule::None`] | same position, same side to move, third time | none |
+//! | [`DrawRule::None`] (the puzzle rules) | same position, same side to move, third time | none |
+//! | [`DrawRule::FiftyMoves`] (the puzzle's optional tournament rule) | as `none` | 50 moves of each side (100 plies) without a capture or a crowning |
 //! | [`DrawRule::Csci561`] | same board (pieces only, either side to move), third time | 50 plies, both sides together, without a capture or a crowning |
 //! | [`DrawRule::Dd2380`] | same position, same side to move, third time | 50 plies (25 of each side) without a capture |
 
@@ -21,6 +22,9 @@ pub enum DrawRule {
     /// Threefold repetition only (the puzzle rules).
     #[default]
     None,
+    /// The puzzle's optional tournament rule: threefold repetition, and 50 moves of each side
+    /// (100 plies) without a capture or a crowning.
+    FiftyMoves,
     /// USC CSCI561: 50 moves in a row (both sides counted together) without a capture or a
     /// crowning; the same board, pieces only, for the third time.
     Csci561,
@@ -31,12 +35,24 @@ pub enum DrawRule {
 /// Plies without progress after which [`DrawRule::Csci561`] and [`DrawRule::Dd2380`] draw.
 pub const QUIET_PLY_LIMIT: u32 = 50;
 
+/// Plies without progress after which [`DrawRule::FiftyMoves`] draws: 50 moves of each side.
+pub const FIFTY_MOVE_PLIES: u32 = 100;
+
+/// Every rule, in the order the help text lists them.
+pub const ALL: [DrawRule; 4] = [
+    DrawRule::None,
+    DrawRule::FiftyMoves,
+    DrawRule::Csci561,
+    DrawRule::Dd2380,
+];
+
 impl DrawRule {
-    /// The rule named `csci561`, `dd2380` or `none`.
+    /// The rule named `none`, `fifty-moves`, `csci561` or `dd2380`.
     #[must_use]
     pub fn from_name(name: &str) -> Option<DrawRule> {
         match name {
             "none" => Some(DrawRule::None),
+            "fifty-moves" => Some(DrawRule::FiftyMoves),
             "csci561" => Some(DrawRule::Csci561),
             "dd2380" => Some(DrawRule::Dd2380),
             _ => None,
@@ -48,8 +64,20 @@ impl DrawRule {
     pub const fn name(self) -> &'static str {
         match self {
             DrawRule::None => "none",
+            DrawRule::FiftyMoves => "fifty-moves",
             DrawRule::Csci561 => "csci561",
             DrawRule::Dd2380 => "dd2380",
+        }
+    }
+
+    /// What ends a game by the quiet-move count, as a report says it (`None` without a limit).
+    #[must_use]
+    pub const fn quiet_text(self) -> Option<&'static str> {
+        match self {
+            DrawRule::None => None,
+            DrawRule::FiftyMoves => Some("50 moves of each side without a capture or a crowning"),
+            DrawRule::Csci561 => Some("50 moves without a capture or a crowning"),
+            DrawRule::Dd2380 => Some("50 turns without a capture"),
         }
     }
 
@@ -58,6 +86,7 @@ impl DrawRule {
     pub const fn quiet_limit(self) -> Option<u32> {
         match self {
             DrawRule::None => None,
+            DrawRule::FiftyMoves => Some(FIFTY_MOVE_PLIES),
             DrawRule::Csci561 | DrawRule::Dd2380 => Some(QUIET_PLY_LIMIT),
         }
     }
@@ -67,7 +96,9 @@ impl DrawRule {
     pub fn is_progress(self, pos: &Position, mv: Move) -> bool {
         match self {
             DrawRule::Dd2380 => mv.is_capture(),
-            DrawRule::None | DrawRule::Csci561 => mv.is_capture() || is_crowning(pos, mv),
+            DrawRule::None | DrawRule::FiftyMoves | DrawRule::Csci561 => {
+                mv.is_capture() || is_crowning(pos, mv)
+            }
         }
     }
 
@@ -77,7 +108,7 @@ impl DrawRule {
     pub fn repetition_key(self, pos: &Position) -> Position {
         match self {
             DrawRule::Csci561 => pos.with_side_to_move(Color::Red),
-            DrawRule::None | DrawRule::Dd2380 => *pos,
+            DrawRule::None | DrawRule::FiftyMoves | DrawRule::Dd2380 => *pos,
         }
     }
 }
@@ -98,7 +129,23 @@ impl std::str::FromStr for DrawRule {
     type Err = String;
 
     fn from_str(s: &str) -> Result<DrawRule, String> {
-        DrawRule::from_name(s)
-            .ok_or_else(|| format!("unknown draw rule `{s}`: expected csci561, dd2380 or none"))
+        DrawRule::from_name(s).ok_or_else(|| {
+            format!("unknown draw rule `{s}`: expected none, fifty-moves, csci561 or dd2380")
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_reads_back_from_its_name() {
+        for rule in ALL {
+            assert_eq!(rule.name().parse::<DrawRule>(), Ok(rule));
+            assert_eq!(rule.quiet_limit().is_some(), rule.quiet_text().is_some());
+        }
+        assert_eq!(DrawRule::FiftyMoves.quiet_limit(), Some(100));
+        assert!("fifty".parse::<DrawRule>().is_err());
     }
 }

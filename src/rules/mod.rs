@@ -1,6 +1,6 @@
 //! The rules core: the vocabulary of the game ([`square`], [`bitboard`], [`piece`], [`moves`]),
-//! positions and their hashing ([`position`], [`zobrist`]), move generation ([`movegen`]), game
-//! records with their end-of-game rules ([`game`]), the path-dependent draw rules of real games
+//! positions and their hashing ([`position`], [`zobrist`]), move generation ([`movegen`]), the one game model with its outcome
+//! type ([`game`]), the path-dependent draw rules of real games
 //! ([`draw`]) and move-path enumeration ([`perft`]).
 //!
 //! Nothing here knows of search, text or files.

@@ -4,9 +4,12 @@
 //! followed piece by piece with a depth-first search that records each finished sequence.
 //!
 //! The rules of RULES.md end a move when a man is crowned. HackerRank's variant lets the new king
-//! jump on ([`CrowningRule::JumpsOn`]); it is a separate instantiation of the jump walk (a const
-//! generic), so the default functions ([`generate`], [`legal_moves`], [`count_moves`]) compile
-//! to exactly the code they always did.
+//! jump on ([`CrowningRule::JumpsOn`]). The variant is a value: a game holds its
+//! [`CrowningRule`] and generates through it ([`CrowningRule::generate`],
+//! [`CrowningRule::legal_moves`], [`CrowningRule::count_moves`], and
+//! [`CrowningRule::perft`](crate::rules::perft)). Each rule is its own instantiation of the jump
+//! walk (a const generic), and the free functions ([`generate`], [`legal_moves`],
+//! [`count_moves`]) are RULES.md's rule, which the puzzle search calls in its hot path.
 
 use crate::rules::bitboard::{Bitboard, Direction};
 use crate::rules::moves::{Move, MoveList};
@@ -40,6 +43,31 @@ impl CrowningRule {
     #[must_use]
     pub const fn jumps_on(self) -> bool {
         matches!(self, CrowningRule::JumpsOn)
+    }
+
+    /// All legal moves of the side to move under this rule, written into `out` (cleared first).
+    pub fn generate(self, pos: &Position, routes: Routes, out: &mut MoveList) {
+        match self {
+            CrowningRule::EndsMove => generate_impl::<false>(pos, routes, out),
+            CrowningRule::JumpsOn => generate_impl::<true>(pos, routes, out),
+        }
+    }
+
+    /// The legal moves of the side to move under this rule, one per distinct successor.
+    #[must_use]
+    pub fn legal_moves(self, pos: &Position) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(pos, Routes::Distinct, &mut list);
+        list
+    }
+
+    /// [`count_moves`] under this rule.
+    #[must_use]
+    pub fn count_moves(self, pos: &Position, routes: Routes) -> u64 {
+        match self {
+            CrowningRule::EndsMove => count_impl::<false>(pos, routes),
+            CrowningRule::JumpsOn => count_impl::<true>(pos, routes),
+        }
     }
 }
 
@@ -95,17 +123,9 @@ pub fn has_jump(pos: &Position) -> bool {
     !jumpers(pos).is_empty()
 }
 
-/// All legal moves of the side to move, written into `out` (cleared first).
+/// All legal moves of the side to move under RULES.md, written into `out` (cleared first).
 pub fn generate(pos: &Position, routes: Routes, out: &mut MoveList) {
     generate_impl::<false>(pos, routes, out);
-}
-
-/// All legal moves of the side to move under `crowning`, written into `out` (cleared first).
-pub fn generate_with(pos: &Position, crowning: CrowningRule, routes: Routes, out: &mut MoveList) {
-    match crowning {
-        CrowningRule::EndsMove => generate_impl::<false>(pos, routes, out),
-        CrowningRule::JumpsOn => generate_impl::<true>(pos, routes, out),
-    }
 }
 
 /// [`generate`] with the crowning rule fixed at compile time (`JUMPS_ON`: a man crowned during
@@ -131,28 +151,11 @@ pub fn legal_moves(pos: &Position) -> MoveList {
     list
 }
 
-/// The legal moves of the side to move under `crowning`, one per distinct successor position.
-#[must_use]
-pub fn legal_moves_with(pos: &Position, crowning: CrowningRule) -> MoveList {
-    let mut list = MoveList::new();
-    generate_with(pos, crowning, Routes::Distinct, &mut list);
-    list
-}
-
 /// Number of legal moves (routes counted as `routes` says), without building a list when no
 /// jump exists: the bulk count at perft's last ply.
 #[must_use]
 pub fn count_moves(pos: &Position, routes: Routes) -> u64 {
     count_impl::<false>(pos, routes)
-}
-
-/// [`count_moves`] under `crowning`.
-#[must_use]
-pub fn count_moves_with(pos: &Position, crowning: CrowningRule, routes: Routes) -> u64 {
-    match crowning {
-        CrowningRule::EndsMove => count_impl::<false>(pos, routes),
-        CrowningRule::JumpsOn => count_impl::<true>(pos, routes),
-    }
 }
 
 fn count_impl<const JUMPS_ON: bool>(pos: &Position, routes: Routes) -> u64 {
@@ -289,7 +292,7 @@ fn extend<F: FnMut(Move), const JUMPS_ON: bool>(
 /// `None` when `mv` is not a legal move of `pos` under `crowning`.
 #[must_use]
 pub fn route(pos: &Position, mv: Move, crowning: CrowningRule) -> Option<Vec<Square>> {
-    if !legal_moves_with(pos, crowning).contains(&mv) {
+    if !crowning.legal_moves(pos).contains(&mv) {
         return None;
     }
     let mut path = vec![mv.from()];
@@ -397,7 +400,8 @@ pub fn move_from_route(pos: &Position, cells: &[Square], crowning: CrowningRule)
         }
         Move::new(from, to, taken)
     };
-    legal_moves_with(pos, crowning)
+    crowning
+        .legal_moves(pos)
         .contains(&candidate)
         .then_some(candidate)
 }

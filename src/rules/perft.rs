@@ -17,33 +17,26 @@ use crate::rules::position::Position;
 ///
 /// With [`Routes::All`] a king capture that takes the same pieces by two routes counts twice, as in
 /// the published counts (OEIS A133046); with [`Routes::Distinct`] it counts once.
+/// Under RULES.md: [`CrowningRule::perft`] of [`CrowningRule::EndsMove`].
 #[must_use]
 pub fn perft(pos: &Position, depth: u32, routes: Routes) -> u64 {
-    match depth {
-        0 => 1,
-        1 => movegen::count_moves(pos, routes),
-        _ => {
-            let mut list = MoveList::new();
-            movegen::generate(pos, routes, &mut list);
-            list.iter()
-                .map(|&mv| perft(&pos.play(mv), depth - 1, routes))
-                .sum()
-        }
-    }
+    CrowningRule::EndsMove.perft(pos, depth, routes)
 }
 
-/// [`perft`] under a crowning rule (for [`CrowningRule::JumpsOn`], HackerRank's rules).
-#[must_use]
-pub fn perft_with(pos: &Position, depth: u32, routes: Routes, crowning: CrowningRule) -> u64 {
-    match depth {
-        0 => 1,
-        1 => movegen::count_moves_with(pos, crowning, routes),
-        _ => {
-            let mut list = MoveList::new();
-            movegen::generate_with(pos, crowning, routes, &mut list);
-            list.iter()
-                .map(|&mv| perft_with(&pos.play(mv), depth - 1, routes, crowning))
-                .sum()
+impl CrowningRule {
+    /// [`perft`] under this crowning rule ([`CrowningRule::JumpsOn`]: HackerRank's rules).
+    #[must_use]
+    pub fn perft(self, pos: &Position, depth: u32, routes: Routes) -> u64 {
+        match depth {
+            0 => 1,
+            1 => self.count_moves(pos, routes),
+            _ => {
+                let mut list = MoveList::new();
+                self.generate(pos, routes, &mut list);
+                list.iter()
+                    .map(|&mv| self.perft(&pos.play(mv), depth - 1, routes))
+                    .sum()
+            }
         }
     }
 }

@@ -14,6 +14,7 @@ use super::endgame::{BuildError, EndgameDb};
 use super::eval::hand;
 use super::ordering::{Keys, MoveOrderer};
 use super::score::{Score, MAX_PLY};
+use super::stop::Stop;
 use super::tt::{Bound, Entry, TranspositionTable};
 
 /// When a search must stop. Nodes make the stop deterministic; the deadline is a safety net.
@@ -82,6 +83,8 @@ pub struct PuzzleSearcher {
     /// Most index slots a later database build may have, once one gave up (see
     /// `PuzzleSearcher::think`).
     pub(super) build_ceiling: Option<usize>,
+    /// Stops the search (and database builds) from outside, as the deadline does.
+    pub(super) stop: Stop,
 }
 
 /// Least remaining depth at which children are looked up in the table before searching
@@ -112,6 +115,7 @@ impl PuzzleSearcher {
             endgame: EndgameDb::default(),
             endgame_error: None,
             build_ceiling: None,
+            stop: Stop::default(),
         }
     }
 
@@ -128,8 +132,16 @@ impl PuzzleSearcher {
     }
 
     /// Replaces the endgame databases (for example with ones reading a store built earlier).
-    pub fn set_endgame(&mut self, endgame: EndgameDb) {
+    pub fn set_endgame(&mut self, mut endgame: EndgameDb) {
+        endgame.set_stop(self.stop.clone());
         self.endgame = endgame;
+    }
+
+    /// Stops every later search and database build of this searcher once `stop` is set, as if
+    /// its deadline had passed.
+    pub fn set_stop(&mut self, stop: Stop) {
+        self.endgame.set_stop(stop.clone());
+        self.stop = stop;
     }
 
     /// Positions (index slots) held by the endgame databases built so far.
@@ -151,11 +163,13 @@ impl PuzzleSearcher {
         self.tt.bytes()
     }
 
-    /// Whether the turn's deadline has passed.
+    /// Whether the turn's deadline has passed, or the search was stopped from outside.
     pub(super) fn deadline_passed(&self) -> bool {
-        self.limits
-            .deadline
-            .is_some_and(|deadline| Instant::now() >= deadline)
+        self.stop.is_set()
+            || self
+                .limits
+                .deadline
+                .is_some_and(|deadline| Instant::now() >= deadline)
     }
 
     /// Counts a node and decides whether the turn's limits are exhausted.

@@ -20,8 +20,8 @@
 //!   once up to [`QUICK_POSITIONS`] index slots; others only after the deepening failed, within
 //!   the cap for how the board looks: while every searched move of the line is proven, no cap
 //!   where one side looks clearly ahead, and for a level board [`DECIDING_LEVEL_BUILD_SLOTS`] on
-//!   the deciding turn (the game's first searched one), [`LEVEL_BUILD_SLOTS`] later; [`UNPROVEN_BUILD_SLOTS`] and [`UNPROVEN_LEVEL_BUILD_SLOTS`]
-//!   once it is not. A build starts only when it looks to fit [`BUILD_SHARE`] of the time left at
+//!   the deciding turn (the game's first searched one), [`LEVEL_BUILD_SLOTS`] later;
+//!   [`UNPROVEN_BUILD_SLOTS`] and [`UNPROVEN_LEVEL_BUILD_SLOTS`] once it is not. A build starts only when it looks to fit [`BUILD_SHARE`] of the time left at
 //!   [`BUILD_NANOS_PER_SLOT`], and once one gave up, later ones are held to [`build_ceiling`] of
 //!   its slots. (How a build under way measures its pace and gives up is the database's own
 //!   affair, in `endgame/build.rs`.)

@@ -7,8 +7,6 @@
 //! the clock, a node budget or a stop flag, and returns the best move of the deepest finished
 //! iteration (or the better move a stopped iteration already found).
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 use crate::rules::draw::DrawRule;
@@ -19,6 +17,7 @@ use crate::rules::position::Position;
 use super::eval::Evaluator;
 use super::ordering::MoveOrderer;
 use super::score::{Score, MAX_PLY};
+use super::stop::Stop;
 use super::tt::{Bound, Entry, TranspositionTable};
 
 /// Deepest iteration of a game search, in plies (the lines it follows are at most
@@ -46,7 +45,7 @@ pub struct GameLimits {
     /// The search stops at this time on the stopwatch, wherever it is.
     pub hard: Option<Duration>,
     /// Set from elsewhere to stop the search as soon as it reads it.
-    pub stop: Option<Arc<AtomicBool>>,
+    pub stop: Option<Stop>,
 }
 
 /// The position to move and the game around it, as the search needs it.
@@ -206,7 +205,7 @@ impl GameSearcher {
         limits: GameLimits,
     ) -> Option<GameThought> {
         let pos = *root.history.last()?;
-        let moves = movegen::legal_moves_with(&pos, root.crowning);
+        let moves = root.crowning.legal_moves(&pos);
         let first = *moves.first()?;
         let fixed = limits.depth.is_some() || limits.nodes.is_some();
         let max_depth = limits
@@ -330,7 +329,7 @@ impl GameSearcher {
         quiet: u32,
         stopwatch: &dyn Stopwatch,
     ) -> (Score, Option<Move>) {
-        let moves = movegen::legal_moves_with(pos, self.crowning);
+        let moves = self.crowning.legal_moves(pos);
         let tt_move = self.table.probe(pos.hash()).and_then(|e| e.best);
         let mut keys = self.orderer.keys(&moves, tt_move, 0, pos.side_to_move());
         let at = At { ply: 0, quiet };
@@ -436,11 +435,7 @@ impl GameSearcher {
             self.stopped = true;
         } else if self.nodes % CLOCK_INTERVAL == 0 {
             let late = self.limits.hard.is_some_and(|h| stopwatch.elapsed() >= h);
-            let told = self
-                .limits
-                .stop
-                .as_ref()
-                .is_some_and(|s| s.load(Ordering::Relaxed));
+            let told = self.limits.stop.as_ref().is_some_and(Stop::is_set);
             if late || told {
                 self.stopped = true;
             }
@@ -466,7 +461,7 @@ impl GameSearcher {
         // evaluated without building their move list.
         let horizon = depth <= 0 || ply >= MAX_PLY;
         if horizon && !movegen::has_jump(pos) {
-            if movegen::count_moves_with(pos, self.crowning, Routes::Distinct) == 0 {
+            if self.crowning.count_moves(pos, Routes::Distinct) == 0 {
                 return Score::lost_at(ply);
             }
             if self.is_draw(at) {
@@ -475,7 +470,7 @@ impl GameSearcher {
             return self.options.evaluator.evaluate(pos);
         }
         let mut moves = MoveList::new();
-        movegen::generate_with(pos, self.crowning, Routes::Distinct, &mut moves);
+        self.crowning.generate(pos, Routes::Distinct, &mut moves);
         if moves.is_empty() {
             return Score::lost_at(ply);
         }
@@ -599,7 +594,7 @@ impl GameSearcher {
             let Some(i) = self.table.probe(pos.hash()).and_then(|e| e.best) else {
                 break;
             };
-            let moves = movegen::legal_moves_with(&pos, self.crowning);
+            let moves = self.crowning.legal_moves(&pos);
             let Some(&mv) = moves.get(usize::from(i)) else {
                 break;
             };
@@ -623,6 +618,69 @@ pub fn is_reversible(pos: &Position, mv: Move) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A stopwatch that never moves.
+    struct Frozen;
+
+    impl Stopwatch for Frozen {
+        fn elapsed(&self) -> Duration {
+            Duration::ZERO
+        }
+    }
+
+    fn root(history: &[Position]) -> GameRoot<'_> {
+        GameRoot {
+            history,
+            quiet_plies: 0,
+            rule: DrawRule::Csci561,
+            crowning: CrowningRule::EndsMove,
+        }
+    }
+
+    #[test]
+    fn a_node_budget_is_kept_and_repeats_exactly() {
+        let start = [Position::start()];
+        let limits = GameLimits {
+            nodes: Some(3_000),
+            ..GameLimits::default()
+        };
+        let mut a = GameSearcher::new(GameOptions::default());
+        let first = a
+            .think(root(&start), &Frozen, limits.clone())
+            .expect("a move");
+        assert!(first.nodes <= 3_000 && first.depth >= 3, "{first:?}");
+        let mut b = GameSearcher::new(GameOptions::default());
+        assert_eq!(b.think(root(&start), &Frozen, limits), Some(first));
+    }
+
+    #[test]
+    fn a_raised_stop_flag_stops_the_search_with_a_legal_move() {
+        let start = [Position::start()];
+        let stop = Stop::new();
+        stop.stop();
+        let limits = GameLimits {
+            stop: Some(stop),
+            ..GameLimits::default()
+        };
+        let mut searcher = GameSearcher::new(GameOptions::default());
+        let thought = searcher
+            .think(root(&start), &Frozen, limits)
+            .expect("a move");
+        // Read every CLOCK_INTERVAL nodes: a few shallow iterations at most.
+        assert!(thought.nodes <= CLOCK_INTERVAL, "{thought:?}");
+        assert!(movegen::legal_moves(&start[0]).contains(&thought.best));
+        // A flag stays set: the next search is given one nobody raised.
+        let lowered = GameLimits {
+            depth: Some(6),
+            stop: Some(Stop::new()),
+            ..GameLimits::default()
+        };
+        let free = searcher
+            .think(root(&start), &Frozen, lowered)
+            .expect("a move");
+        assert_eq!(free.depth, 6, "{free:?}");
+        assert!(free.nodes > CLOCK_INTERVAL, "{free:?}");
+    }
 
     #[test]
     fn reductions_grow_with_depth_and_move_number_but_never_reach_the_horizon() {

@@ -23,6 +23,7 @@ pub mod ordering;
 pub mod proof;
 pub mod score;
 pub mod solve;
+pub mod stop;
 pub mod tt;
 
 pub use alphabeta::{Features, Limits, PuzzleSearcher, SearchStats};
@@ -32,3 +33,4 @@ pub use game::{GameLimits, GameOptions, GameRoot, GameSearcher, GameThought, Sto
 pub use iterdeep::PuzzleThought;
 pub use proof::Proof;
 pub use score::Score;
+pub use stop::Stop;

@@ -1,15 +1,18 @@
 //! The puzzle driver's game: both sides search each turn within the budget of
 //! [`budget`](super::budget), and the game record decides when the game is over.
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::rules::game::{GameRecord, Outcome};
+use crate::rules::draw::DrawRule;
+use crate::rules::game::{Forfeit, Game, Outcome};
 use crate::rules::position::Position;
 use crate::search::budget::{
     GameBudget, DEFAULT_NODES_PER_MOVE, DEFAULT_NODES_PER_SECOND, QUICK_DEPTH,
 };
+use crate::search::endgame::store::Store;
 use crate::search::endgame::{BuildError, EndgameDb};
-use crate::search::{Features, PuzzleSearcher, Score, SearchStats};
+use crate::search::{Features, PuzzleSearcher, Score, SearchStats, Stop};
 
 /// How to play a puzzle.
 #[derive(Clone, Copy, Debug)]
@@ -31,8 +34,9 @@ pub struct SolveOptions {
     pub nodes_per_second: u64,
     /// Search enhancements in use (all by default; fewer only to measure their worth).
     pub features: Features,
-    /// End the game as a draw after 50 moves of each side without capture or crowning.
-    pub fifty_move_rule: bool,
+    /// The draw rule the game is played under: [`DrawRule::None`] (the puzzle rules) or
+    /// [`DrawRule::FiftyMoves`] (the optional tournament rule).
+    pub draw_rule: DrawRule,
 }
 
 impl Default for SolveOptions {
@@ -43,7 +47,7 @@ impl Default for SolveOptions {
             time_limit: Duration::from_secs(50),
             nodes_per_move: DEFAULT_NODES_PER_MOVE,
             nodes_per_second: DEFAULT_NODES_PER_SECOND,
-            fifty_move_rule: false,
+            draw_rule: DrawRule::None,
             features: Features::default(),
         }
     }
@@ -98,6 +102,17 @@ impl Solution {
     }
 }
 
+/// The endgame databases a solve starts from, as the command line and the Python package choose
+/// them: those kept in `chosen` (made when missing), else in [`Store::default_dir`] when that
+/// directory exists, else none (what the game needs is built in memory).
+#[must_use]
+pub fn endgame_databases(chosen: Option<&Path>) -> EndgameDb {
+    match chosen.map(Path::to_path_buf).or_else(Store::default_dir) {
+        Some(dir) if chosen.is_some() || dir.is_dir() => EndgameDb::with_store(Store::new(dir)),
+        _ => EndgameDb::default(),
+    }
+}
+
 /// Plays the game from `puzzle` (red to move) to its end.
 #[must_use]
 pub fn solve(puzzle: Position, options: &SolveOptions) -> Solution {
@@ -108,6 +123,20 @@ pub fn solve(puzzle: Position, options: &SolveOptions) -> Solution {
 /// built earlier, see [`EndgameDb::with_store`]).
 #[must_use]
 pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) -> Solution {
+    solve_until(puzzle, options, endgame, &Stop::default())
+}
+
+/// [`solve_with`] that can be stopped from another thread: once `stop` is set, the searches
+/// and database builds end as at the time limit, and the game is finished by the quick
+/// shallow moves played past it (the solution is then `time_limited`, and its line is not
+/// the one an uninterrupted run gives).
+#[must_use]
+pub fn solve_until(
+    puzzle: Position,
+    options: &SolveOptions,
+    endgame: EndgameDb,
+    stop: &Stop,
+) -> Solution {
     let started = Instant::now();
     let mut budget = GameBudget::new(
         started,
@@ -116,8 +145,9 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
         options.nodes_per_second,
     );
     let mut searcher = PuzzleSearcher::with_features(options.tt_megabytes, options.features);
+    searcher.set_stop(stop.clone());
     searcher.set_endgame(endgame);
-    let mut game = GameRecord::new(puzzle, options.fifty_move_rule);
+    let mut game = Game::new(puzzle, options.draw_rule);
     let mut root_score = None;
     let mut proven = true;
     // Whether every searched move's score was a draw (see the `proven` of the solution).
@@ -130,9 +160,9 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
         if let Some(outcome) = game.outcome() {
             break outcome;
         }
-        let pos = game.current();
-        let out_of_time = budget.out_of_time();
-        let first_turn = game.states().len() <= 2;
+        let pos = *game.current();
+        let out_of_time = budget.out_of_time() || stop.is_set();
+        let first_turn = game.positions().len() <= 2;
         let side = pos.side_to_move() as usize;
         let limits = budget.turn(side, first_turn, searcher.stats().nodes);
         let depth = options.max_depth.unwrap_or(u32::MAX);
@@ -147,10 +177,12 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
         };
         let Some(thought) = thought else {
             // `outcome()` saw a legal move; `think` agrees by construction.
-            break Outcome::Win(pos.side_to_move().opponent());
+            break Outcome::Win {
+                winner: pos.side_to_move().opponent(),
+            };
         };
         if thought.score.is_some() {
-            if root_score.is_none() && game.states().len() == 1 && thought.proven {
+            if root_score.is_none() && game.ply() == 0 && thought.proven {
                 root_score = thought.score;
             }
             proven &= thought.proven;
@@ -158,7 +190,7 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
             budget.record(side, &thought);
             if !thought.proven {
                 unproven.push(UnprovenMove {
-                    number: game.states().len(),
+                    number: game.positions().len(),
                     no_end_within: thought.no_end_within,
                     score: thought.score,
                 });
@@ -172,22 +204,29 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
             _ => None,
         }
         .map(|score| -score.to_node(1));
-        game.push(pos.play(thought.best));
+        if let Err(e) = game.play(thought.best) {
+            // The search plays only legal moves of a game that is not over; should it not, the
+            // side that chose the move loses for it rather than the program stopping.
+            break Outcome::Forfeit {
+                loser: pos.side_to_move(),
+                why: Forfeit::Illegal(e.to_string()),
+            };
+        }
     };
     Solution {
-        states: game.states().to_vec(),
-        outcome,
+        states: game.positions().to_vec(),
         root_score,
         proven: proven
-            && match outcome {
-                Outcome::Win(_) => true,
+            && match &outcome {
+                Outcome::Win { .. } => true,
                 // A draw is proven when every searched move kept a proven draw: only the endgame
                 // databases prove draws, so each of those moves was read off them. The other
                 // moves were forced (one legal move), so a game of forced moves alone is the
                 // only game there is.
-                Outcome::DrawByRepetition => draws_only,
-                Outcome::DrawByFiftyMoves => false,
+                Outcome::Repetition => draws_only,
+                _ => false,
             },
+        outcome,
         time_limited,
         stats: searcher.stats(),
         tt_hit_rate: searcher.tt_hit_rate(),
@@ -195,5 +234,26 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
         endgame_error: searcher.endgame_error().cloned(),
         unproven,
         elapsed: started.elapsed(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stopped_solve_finishes_the_game_with_quick_moves() {
+        let stop = Stop::new();
+        stop.stop();
+        let options = SolveOptions {
+            time_limit: Duration::from_secs(1000),
+            ..SolveOptions::default()
+        };
+        let solution = solve_until(Position::start(), &options, EndgameDb::default(), &stop);
+        // Every turn was played past the stop as past the time limit: no turn searched.
+        assert!(solution.time_limited);
+        assert!(!solution.proven);
+        assert_eq!(solution.stats.nodes, 0);
+        assert!(solution.states.len() > 1);
     }
 }

@@ -4,7 +4,9 @@
 //! difference with its 95% interval, and the forfeits.
 //!
 //! Players come from [`PlayerFactory`]s, so built-in players ([`PlayerSpec`]) and external ones
-//! (a child process, a network peer) play in the same loop.
+//! (a child process, a network peer) play in the same loop. The CSCI561 host
+//! ([`host`](super::host)) plays its games through [`play_game`] too, with a game clock charged
+//! the CPU time its agents' processes report ([`Player::move_cost`]).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,8 +17,9 @@ use thiserror::Error;
 use crate::formats::fen::NotStandard;
 use crate::formats::notation;
 use crate::formats::pdn::{self, GameResult};
-use crate::play::{Clock, Game, GameEnd, Player, PlayerError, PlayerSpec, TimeMeasure};
+use crate::play::{Clock, Player, PlayerError, PlayerSpec, TimeMeasure};
 use crate::rules::draw::DrawRule;
+use crate::rules::game::{Forfeit, Game, Outcome};
 use crate::rules::moves::Move;
 use crate::rules::piece::Color;
 use crate::rules::position::Position;
@@ -86,6 +89,8 @@ pub struct MatchConfig {
     pub time: TimeControl,
     /// Openings, each played twice with colours swapped, in order (cycled if games are more).
     pub openings: Vec<Opening>,
+    /// Where every game starts (its side to move moves first), before the opening's moves.
+    pub start: Position,
     /// The draw rules the games are played under.
     pub draw_rule: DrawRule,
     /// Games played at once.
@@ -99,78 +104,6 @@ pub struct MatchConfig {
 
 /// Plies after which an unfinished game is adjudicated a draw, by default.
 pub const DEFAULT_MAX_PLIES: usize = 400;
-
-/// Why a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Termination {
-    /// By the rules.
-    Rules(GameEnd),
-    /// `loser` took longer than the clock allowed.
-    TimeForfeit {
-        /// Who lost on time.
-        loser: Color,
-        /// Time used on the last move (or in the game, under a game clock).
-        used: Duration,
-        /// What the clock allowed.
-        allowed: Duration,
-    },
-    /// `loser` answered with a move that is not legal.
-    IllegalMove {
-        /// Who played it.
-        loser: Color,
-        /// What was answered.
-        text: String,
-    },
-    /// `loser` gave no move (a crash or a bug).
-    NoMove {
-        /// Who failed.
-        loser: Color,
-        /// The reason given.
-        reason: String,
-    },
-    /// The game reached the ply limit and was adjudicated a draw.
-    PlyLimit,
-}
-
-impl Termination {
-    /// The winner, `None` for a draw.
-    #[must_use]
-    pub fn winner(&self) -> Option<Color> {
-        match self {
-            Termination::Rules(end) => end.winner(),
-            Termination::TimeForfeit { loser, .. }
-            | Termination::IllegalMove { loser, .. }
-            | Termination::NoMove { loser, .. } => Some(loser.opponent()),
-            Termination::PlyLimit => None,
-        }
-    }
-}
-
-impl std::fmt::Display for Termination {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Termination::Rules(end) => write!(f, "{end}"),
-            Termination::TimeForfeit {
-                loser,
-                used,
-                allowed,
-            } => write!(
-                f,
-                "{} forfeits on time ({:.4} s used, {:.4} s allowed)",
-                loser.name(),
-                used.as_secs_f64(),
-                allowed.as_secs_f64()
-            ),
-            Termination::IllegalMove { loser, text } => {
-                write!(f, "{} forfeits: illegal move {text}", loser.name())
-            }
-            Termination::NoMove { loser, reason } => {
-                write!(f, "{} forfeits: no move ({reason})", loser.name())
-            }
-            Termination::PlyLimit => f.write_str("draw: ply limit reached (adjudicated)"),
-        }
-    }
-}
 
 /// One finished game of a match.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -189,8 +122,13 @@ pub struct PlayedGame {
     pub start: Position,
     /// Every move, the opening's included.
     pub moves: Vec<Move>,
+    /// What the clock charged each move the players chose (the opening's moves are not
+    /// timed), in order: the last ones of `moves`, plus a forfeited move's time at the end.
+    pub move_times: Vec<Duration>,
+    /// Clock time left at the end under a game clock, red's then black's (zero otherwise).
+    pub time_left: [Duration; 2],
     /// How it ended.
-    pub termination: Termination,
+    pub outcome: Outcome,
 }
 
 impl PlayedGame {
@@ -202,7 +140,7 @@ impl PlayedGame {
         } else {
             Color::Black
         };
-        match self.termination.winner() {
+        match self.outcome.winner() {
             None => 0.5,
             Some(c) if c == p1 => 1.0,
             Some(_) => 0.0,
@@ -243,7 +181,7 @@ pub fn play_game(config: &MatchConfig, index: usize) -> PlayedGame {
     } else {
         (config.player2.name(), config.player1.name())
     };
-    let start = Position::start();
+    let start = config.start;
     let mut game = Game::new(start, config.draw_rule);
     for &mv in &opening.moves {
         if game.play(mv).is_err() {
@@ -254,12 +192,13 @@ pub fn play_game(config: &MatchConfig, index: usize) -> PlayedGame {
     if let TimeControl::PerGame(d) = config.time {
         left = [d, d];
     }
-    let termination = loop {
+    let mut move_times = Vec::new();
+    let outcome = loop {
         if let Some(end) = game.outcome() {
-            break Termination::Rules(end);
+            break end;
         }
         if game.ply() >= config.max_plies {
-            break Termination::PlyLimit;
+            break Outcome::PlyLimit;
         }
         let side = game.current().side_to_move();
         let player: &mut Box<dyn Player> = match side {
@@ -273,43 +212,46 @@ pub fn play_game(config: &MatchConfig, index: usize) -> PlayedGame {
         }
         .measured_in(config.measure);
         let answer = player.choose(&game, &clock);
-        let used = clock.elapsed();
+        let used = player.move_cost().unwrap_or_else(|| clock.elapsed());
+        move_times.push(used);
         if let Some(allowed) = clock.limit() {
+            left[side as usize] = match config.time {
+                TimeControl::PerGame(_) => allowed.saturating_sub(used),
+                _ => Duration::ZERO,
+            };
             if used > allowed {
-                break Termination::TimeForfeit {
+                break Outcome::Forfeit {
                     loser: side,
-                    used,
-                    allowed,
+                    why: Forfeit::Time { used, allowed },
                 };
             }
-            left[side as usize] = allowed.saturating_sub(used);
         }
         let mv = match answer {
             Ok(mv) => mv,
             Err(PlayerError::Illegal(text)) => {
-                break Termination::IllegalMove { loser: side, text };
+                break Outcome::Forfeit {
+                    loser: side,
+                    why: Forfeit::Illegal(text),
+                };
             }
             Err(e) => {
-                break Termination::NoMove {
+                break Outcome::Forfeit {
                     loser: side,
-                    reason: e.to_string(),
+                    why: Forfeit::NoMove(e.to_string()),
                 };
             }
         };
         let pos = *game.current();
         if game.play(mv).is_err() {
-            break Termination::IllegalMove {
+            break Outcome::Forfeit {
                 loser: side,
-                text: format!(
-                    "{} ({}{})",
+                why: Forfeit::Illegal(format!(
+                    "illegal move {} ({}{})",
                     notation::move_text(&pos, mv),
                     mv.from(),
                     if mv.is_capture() { ", a capture" } else { "" }
-                ),
+                )),
             };
-        }
-        if let TimeControl::PerMove(_) = config.time {
-            left[side as usize] = Duration::ZERO;
         }
     };
     PlayedGame {
@@ -320,7 +262,9 @@ pub fn play_game(config: &MatchConfig, index: usize) -> PlayedGame {
         black: black_name.to_owned(),
         start,
         moves: game.moves().to_vec(),
-        termination,
+        move_times,
+        time_left: [left[Color::Red as usize], left[Color::Black as usize]],
+        outcome,
     }
 }
 
@@ -394,12 +338,14 @@ impl Summary {
                 s.draws += 1;
             }
             let who = |loser: Color| usize::from((loser == Color::Red) != g.player1_red);
-            match &g.termination {
-                Termination::TimeForfeit { loser, .. } => s.time_forfeits[who(*loser)] += 1,
-                Termination::IllegalMove { loser, .. } => s.illegal_moves[who(*loser)] += 1,
-                Termination::NoMove { loser, .. } => s.no_moves[who(*loser)] += 1,
-                Termination::PlyLimit => s.ply_limit += 1,
-                Termination::Rules(_) => {}
+            match &g.outcome {
+                Outcome::Forfeit { loser, why } => match why {
+                    Forfeit::Time { .. } | Forfeit::Timeout => s.time_forfeits[who(*loser)] += 1,
+                    Forfeit::Illegal(_) => s.illegal_moves[who(*loser)] += 1,
+                    Forfeit::NoMove(_) => s.no_moves[who(*loser)] += 1,
+                },
+                Outcome::PlyLimit => s.ply_limit += 1,
+                _ => {}
             }
         }
         s
@@ -469,7 +415,7 @@ pub fn elo_of(p: f64) -> f64 {
 /// The PDN result of a game.
 #[must_use]
 pub fn pdn_result(game: &PlayedGame) -> GameResult {
-    match game.termination.winner() {
+    match game.outcome.winner() {
         Some(color) => GameResult::win(color),
         None => GameResult::Draw,
     }
@@ -485,7 +431,7 @@ pub fn to_pdn_game(game: &PlayedGame, event: &str) -> pdn::Game {
     out.set_tag("White", &game.red);
     out.set_tag("Black", &game.black);
     out.set_tag("Opening", &game.opening);
-    out.set_tag("Termination", &game.termination.to_string());
+    out.set_tag("Termination", &game.outcome.to_string());
     for &mv in &game.moves {
         out.push(mv, None);
     }

@@ -10,7 +10,6 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::formats::files::{self, InputError};
-use crate::rules::game::Outcome;
 use crate::search::solve::{self, SolveOptions};
 
 /// A marking band of the course: the share of the marks a run of this duration earns. Written
@@ -174,9 +173,9 @@ pub fn bench_one(path: &Path, options: &SolveOptions) -> Result<BenchRow, InputE
     let solution = solve::solve(puzzle, options);
     let seconds = started.elapsed().as_secs_f64();
     let stats = solution.stats;
-    let result = match solution.outcome {
-        Outcome::Win(c) => format!("{} wins", c.name()),
-        Outcome::DrawByRepetition | Outcome::DrawByFiftyMoves => "draw".to_string(),
+    let result = match solution.outcome.winner() {
+        Some(c) => format!("{} wins", c.name()),
+        None => "draw".to_string(),
     };
     Ok(BenchRow {
         puzzle: path.to_path_buf(),

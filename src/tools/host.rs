@@ -1,6 +1,8 @@
 //! The CSCI561 referee ("master game playing agent"): plays two file-protocol agents against
 //! each other, each a command run once per move in its own folder, under the assignment's rules
-//! and CPU-time clock; and [`ExternalAgent`], the same agent as a [`Player`] for match runners.
+//! and CPU-time clock. Each agent is an [`ExternalAgent`], a [`Player`], and the games are played
+//! by the match runner's loop ([`arena::play_game`]) under a game clock charged the CPU time of
+//! the agent's process; this module adds the folders, the report and the SINGLE-move check.
 //!
 //! Each turn the host writes `input.txt` (GAME, the colour to play, the agent's CPU seconds left,
 //! the board) in that agent's folder, runs the command there (`sh -c COMMAND`, see
@@ -18,16 +20,19 @@ use std::time::Duration;
 use thiserror::Error;
 
 use crate::formats::pdn::{self, GameResult};
-use crate::play::{Budget, Clock, Game, GameEnd, Player, PlayerError};
+use crate::play::{Budget, Clock, Player, PlayerError, TimeMeasure};
 use crate::protocols::csci561::playdata::PLAYDATA_FILE;
 use crate::protocols::csci561::{
-    colour_keyword, format_input, parse_output, Mode, OutputError, INPUT_FILE, OUTPUT_FILE,
+    colour_keyword, format_input, parse_output, Mode, INPUT_FILE, OUTPUT_FILE,
 };
 use crate::rules::draw::DrawRule;
+use crate::rules::game::{Forfeit, Game, Outcome};
 use crate::rules::moves::Move;
 use crate::rules::piece::Color;
 use crate::rules::position::Position;
 
+use super::arena::{self, MatchConfig, PlayedGame, PlayerFactory, TimeControl};
+use super::openings::Opening;
 use super::process::{self, Exit, Killed, RunError, RunLimits, RunOutcome};
 
 /// Largest `output.txt` read; a real one is a few lines.
@@ -63,62 +68,6 @@ impl HostOptions {
     }
 }
 
-/// Why a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EndReason {
-    /// The side to move had no legal move.
-    NoMove,
-    /// The same board (pieces only) for the third time.
-    Repetition,
-    /// 50 moves of both sides without a capture or a crowning.
-    QuietMoves,
-    /// The agent to move used more CPU time than it had left.
-    TimeForfeit {
-        /// CPU time it used on the move.
-        used: Duration,
-        /// What it had left before the move.
-        left: Duration,
-    },
-    /// The agent hung (no CPU use, but past the wall-clock bound) and was killed.
-    Hung {
-        /// Wall time it was given.
-        wall: Duration,
-    },
-    /// The agent wrote no `output.txt`.
-    NoOutput {
-        /// How its process ended.
-        exit: Exit,
-    },
-    /// The agent's `output.txt` is not a legal move (garbage, illegal, incomplete jump).
-    BadOutput(OutputError),
-}
-
-impl std::fmt::Display for EndReason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            EndReason::NoMove => f.write_str("no legal move"),
-            EndReason::Repetition => f.write_str("draw: the same board for the third time"),
-            EndReason::QuietMoves => f.write_str("draw: 50 moves without a capture or a crowning"),
-            EndReason::TimeForfeit { used, left } => write!(
-                f,
-                "out of time: used {:.3} s of CPU with {:.3} s left",
-                used.as_secs_f64(),
-                left.as_secs_f64()
-            ),
-            EndReason::Hung { wall } => write!(
-                f,
-                "hung: killed after {:.1} s of wall time",
-                wall.as_secs_f64()
-            ),
-            EndReason::NoOutput { exit } => match exit {
-                Exit::Code(c) => write!(f, "no output.txt (exit code {c})"),
-                Exit::Signal(s) => write!(f, "no output.txt (killed by signal {s})"),
-            },
-            EndReason::BadOutput(e) => write!(f, "bad output.txt: {e}"),
-        }
-    }
-}
-
 /// One finished game.
 #[derive(Clone, Debug)]
 pub struct GameReport {
@@ -130,10 +79,8 @@ pub struct GameReport {
     pub moves: Vec<Move>,
     /// CPU time of each move.
     pub move_cpu: Vec<Duration>,
-    /// The winner, or `None` for a draw.
-    pub winner: Option<Color>,
-    /// Why the game ended.
-    pub reason: EndReason,
+    /// How the game ended.
+    pub outcome: Outcome,
     /// CPU time left at the end: black's, then white's.
     pub time_left: [Duration; 2],
     /// Longest move in CPU time: black's, then white's.
@@ -150,6 +97,50 @@ pub const fn index(color: Color) -> usize {
 }
 
 impl GameReport {
+    /// The report of a game the match loop played between `names` (black first, then white).
+    #[must_use]
+    pub fn of(played: &PlayedGame, names: [String; 2]) -> GameReport {
+        let mut longest = [Duration::ZERO; 2];
+        let mut side = played.start.side_to_move();
+        for &t in &played.move_times {
+            longest[index(side)] = longest[index(side)].max(t);
+            side = side.opponent();
+        }
+        let left = played.time_left;
+        GameReport {
+            names,
+            start: played.start,
+            moves: played.moves.clone(),
+            move_cpu: played
+                .move_times
+                .iter()
+                .take(played.moves.len())
+                .copied()
+                .collect(),
+            outcome: played.outcome.clone(),
+            time_left: [left[Color::Black as usize], left[Color::Red as usize]],
+            longest_move: longest,
+        }
+    }
+
+    /// The winner, or `None` for a draw.
+    #[must_use]
+    pub fn winner(&self) -> Option<Color> {
+        self.outcome.winner()
+    }
+
+    /// Why the game ended, in the assignment's words (a loss says the loser's fault).
+    #[must_use]
+    pub fn reason(&self) -> String {
+        match &self.outcome {
+            Outcome::Win { .. } => "no legal move".to_owned(),
+            Outcome::Repetition => "draw: the same board for the third time".to_owned(),
+            Outcome::QuietMoves => "draw: 50 moves without a capture or a crowning".to_owned(),
+            Outcome::Forfeit { why, .. } => why.to_string(),
+            other => other.to_string(),
+        }
+    }
+
     /// The agent with more time left at the end (`None` when equal), which the assignment's
     /// grading gives a drawn game to.
     #[must_use]
@@ -166,19 +157,19 @@ impl GameReport {
     #[must_use]
     pub fn summary(&self) -> String {
         let name = |c: Color| format!("{} ({})", self.names[index(c)], colour_keyword(c));
-        let result = match self.winner {
+        let result = match self.winner() {
             Some(w) => format!(
                 "{} wins; {} loses: {}",
                 name(w),
                 name(w.opponent()),
-                self.reason
+                self.reason()
             ),
             None => {
                 let ahead = match self.more_time_left() {
                     Some(c) => format!("{} had more time left", name(c)),
                     None => "equal time left".to_owned(),
                 };
-                format!("{}; {ahead}", self.reason)
+                format!("{}; {ahead}", self.reason())
             }
         };
         format!(
@@ -201,16 +192,16 @@ impl GameReport {
         game.set_tag("Round", &round.to_string());
         game.set_tag("White", &self.names[1]);
         game.set_tag("Black", &self.names[0]);
-        let loser = self.winner.map(Color::opponent);
+        let loser = self.winner().map(Color::opponent);
         let why = match loser {
-            Some(c) => format!("{} {}", colour_keyword(c), self.reason),
-            None => self.reason.to_string(),
+            Some(c) => format!("{} {}", colour_keyword(c), self.reason()),
+            None => self.reason(),
         };
         game.set_tag("Termination", &why);
         for (&mv, cpu) in self.moves.iter().zip(&self.move_cpu) {
             game.push(mv, Some(format!("{:.3}s", cpu.as_secs_f64())));
         }
-        game.result = match self.winner {
+        game.result = match self.winner() {
             Some(c) => GameResult::win(c),
             None => GameResult::Draw,
         };
@@ -257,7 +248,7 @@ enum Turn {
     /// A legal move, with the CPU time it took.
     Move(Move, Duration),
     /// The agent lost on this turn (the CPU time it took, and why).
-    Lost(Duration, EndReason),
+    Lost(Duration, Forfeit),
 }
 
 /// Asks the agent in `dir` for a move of `pos` with `left` of CPU time, in `mode`.
@@ -281,30 +272,44 @@ fn turn(
     match run.killed {
         Some(Killed::WallTime) => {
             let wall = RunLimits::for_cpu(left).wall;
-            return Ok(Turn::Lost(cpu, EndReason::Hung { wall }));
+            let why = format!(
+                "hung: killed after {:.1} s of wall time",
+                wall.as_secs_f64()
+            );
+            return Ok(Turn::Lost(cpu, Forfeit::NoMove(why)));
         }
         Some(Killed::CpuTime) => {
             let used = cpu.max(left + Duration::from_nanos(1));
-            return Ok(Turn::Lost(used, EndReason::TimeForfeit { used, left }));
+            let allowed = left;
+            return Ok(Turn::Lost(used, Forfeit::Time { used, allowed }));
         }
         None if cpu > left => {
-            return Ok(Turn::Lost(cpu, EndReason::TimeForfeit { used: cpu, left }));
+            let (used, allowed) = (cpu, left);
+            return Ok(Turn::Lost(cpu, Forfeit::Time { used, allowed }));
         }
         None => {}
     }
     let bytes = match std::fs::read(&output) {
         Ok(b) => b,
-        Err(_) => return Ok(Turn::Lost(cpu, EndReason::NoOutput { exit: run.exit })),
+        Err(_) => {
+            let why = match run.exit {
+                Exit::Code(c) => format!("no output.txt (exit code {c})"),
+                Exit::Signal(s) => format!("no output.txt (killed by signal {s})"),
+            };
+            return Ok(Turn::Lost(cpu, Forfeit::NoMove(why)));
+        }
     };
     let text = String::from_utf8_lossy(&bytes[..bytes.len().min(MAX_OUTPUT_BYTES)]);
     Ok(match parse_output(&text, pos) {
         Ok(mv) => Turn::Move(mv, cpu),
-        Err(e) => Turn::Lost(cpu, EndReason::BadOutput(e)),
+        Err(e) => Turn::Lost(cpu, Forfeit::Illegal(format!("bad output.txt: {e}"))),
     })
 }
 
 /// Plays one game between `agents` (black first, then white), each in its folder of `dirs`,
-/// from `options.start`.
+/// from `options.start`, through the match loop ([`arena::play_game`]): the CSCI561 draw rule,
+/// no ply limit, and a game clock of `options.time` for each agent charged the CPU time of its
+/// process.
 pub fn play_game(
     agents: [&AgentCommand; 2],
     dirs: [&Path; 2],
@@ -314,57 +319,30 @@ pub fn play_game(
         remove(&dir.join(PLAYDATA_FILE))?;
         remove(&dir.join(OUTPUT_FILE))?;
     }
-    let start = options.start;
-    let mut game = Game::new(start, DrawRule::Csci561);
-    let mut left = [options.time; 2];
-    let mut longest = [Duration::ZERO; 2];
-    let mut move_cpu = Vec::new();
-    let (winner, reason) = loop {
-        if let Some(end) = game.outcome() {
-            let reason = match end {
-                GameEnd::Win { .. } => EndReason::NoMove,
-                GameEnd::Repetition => EndReason::Repetition,
-                GameEnd::QuietMoves => EndReason::QuietMoves,
-            };
-            break (end.winner(), reason);
-        }
-        let pos = *game.current();
-        let side = pos.side_to_move();
-        let i = index(side);
-        let t = turn(&agents[i].command, dirs[i], &pos, Mode::Game, left[i])?;
-        let cpu = match &t {
-            Turn::Move(_, cpu) | Turn::Lost(cpu, _) => *cpu,
-        };
-        left[i] = left[i].saturating_sub(cpu);
-        longest[i] = longest[i].max(cpu);
-        match t {
-            Turn::Move(mv, _) => {
-                // parse_output only returns legal moves, so this cannot fail; if it did, the
-                // agent would lose for it.
-                if let Err(e) = game.play(mv) {
-                    break (
-                        Some(side.opponent()),
-                        EndReason::BadOutput(OutputError::Illegal {
-                            text: format!("{mv:?}"),
-                            reason: e.to_string(),
-                        }),
-                    );
-                }
-                move_cpu.push(cpu);
-            }
-            Turn::Lost(_, reason) => break (Some(side.opponent()), reason),
-        }
+    let factory = |i: usize| {
+        let command = agents[i].command.clone();
+        let dir = dirs[i].to_path_buf();
+        PlayerFactory::new(agents[i].name.clone(), move |_| {
+            Box::new(ExternalAgent::in_dir(&command, dir.clone())) as Box<dyn Player>
+        })
     };
-    Ok(GameReport {
-        names: [agents[0].name.clone(), agents[1].name.clone()],
-        start,
-        moves: game.moves().to_vec(),
-        move_cpu,
-        winner,
-        reason,
-        time_left: left,
-        longest_move: longest,
-    })
+    // The match loop's player 1 is red (WHITE) in its game 0.
+    let config = MatchConfig {
+        player1: factory(1),
+        player2: factory(0),
+        games: 1,
+        time: TimeControl::PerGame(options.time),
+        openings: vec![Opening::start()],
+        start: options.start,
+        draw_rule: DrawRule::Csci561,
+        jobs: 1,
+        max_plies: usize::MAX,
+        // Unused: each agent reports its own process's CPU time (`Player::move_cost`).
+        measure: TimeMeasure::Wall,
+    };
+    let played = arena::play_game(&config, 0);
+    let names = [agents[0].name.clone(), agents[1].name.clone()];
+    Ok(GameReport::of(&played, names))
 }
 
 /// One SINGLE move of an agent, checked and timed as a game move is.
@@ -373,7 +351,7 @@ pub struct SingleReport {
     /// CPU time the agent used.
     pub cpu: Duration,
     /// The legal move it played, or why it failed.
-    pub result: Result<Move, EndReason>,
+    pub result: Result<Move, Forfeit>,
 }
 
 /// Asks the agent `command` in `dir` for one SINGLE move of `pos` with `time` of CPU time.
@@ -430,7 +408,17 @@ pub fn play_match(
 /// caller's clock counts) is a failure, as the host would judge it.
 pub struct ExternalAgent {
     command: String,
-    dir: Option<tempfile::TempDir>,
+    dir: AgentDir,
+    /// CPU time of the last move's process.
+    cost: Option<Duration>,
+}
+
+/// Where an [`ExternalAgent`] runs.
+enum AgentDir {
+    /// Its own temporary folder, made at the first move.
+    Temporary(Option<tempfile::TempDir>),
+    /// A folder the caller owns (the host's).
+    Given(PathBuf),
 }
 
 /// Prefix of the player specification `csci561:COMMAND`.
@@ -446,7 +434,18 @@ impl ExternalAgent {
     pub fn new(command: &str) -> ExternalAgent {
         ExternalAgent {
             command: command.to_owned(),
-            dir: None,
+            dir: AgentDir::Temporary(None),
+            cost: None,
+        }
+    }
+
+    /// An agent running `command` in `dir`, a folder the caller made.
+    #[must_use]
+    pub fn in_dir(command: &str, dir: PathBuf) -> ExternalAgent {
+        ExternalAgent {
+            command: command.to_owned(),
+            dir: AgentDir::Given(dir),
+            cost: None,
         }
     }
 
@@ -461,13 +460,17 @@ impl ExternalAgent {
 
     /// The agent's folder, made on first use.
     pub fn dir(&mut self) -> std::io::Result<&Path> {
-        if self.dir.is_none() {
-            self.dir = Some(tempfile::Builder::new().prefix("csci561-agent").tempdir()?);
+        match &mut self.dir {
+            AgentDir::Given(dir) => Ok(dir),
+            AgentDir::Temporary(temp) => {
+                if temp.is_none() {
+                    *temp = Some(tempfile::Builder::new().prefix("csci561-agent").tempdir()?);
+                }
+                Ok(temp
+                    .as_ref()
+                    .map_or(Path::new("."), tempfile::TempDir::path))
+            }
         }
-        Ok(self
-            .dir
-            .as_ref()
-            .map_or(Path::new("."), tempfile::TempDir::path))
     }
 }
 
@@ -477,9 +480,17 @@ impl Player for ExternalAgent {
     }
 
     fn new_game(&mut self) {
-        if let Some(dir) = &self.dir {
-            let _ = remove(&dir.path().join(PLAYDATA_FILE));
+        let dir = match &self.dir {
+            AgentDir::Given(dir) => Some(dir.as_path()),
+            AgentDir::Temporary(temp) => temp.as_ref().map(tempfile::TempDir::path),
+        };
+        if let Some(dir) = dir {
+            let _ = remove(&dir.join(PLAYDATA_FILE));
         }
+    }
+
+    fn move_cost(&self) -> Option<Duration> {
+        self.cost
     }
 
     fn choose(&mut self, game: &Game, clock: &Clock) -> Result<Move, PlayerError> {
@@ -488,6 +499,7 @@ impl Player for ExternalAgent {
             Budget::PerMove(d) | Budget::Deadline(d) => (Mode::Single, d),
             Budget::Unlimited => (Mode::Game, Duration::from_secs(UNLIMITED_SECONDS)),
         };
+        self.cost = None;
         let pos = *game.current();
         if game.legal_moves().is_empty() {
             return Err(PlayerError::NoLegalMove);
@@ -499,9 +511,17 @@ impl Player for ExternalAgent {
         let t = turn(&command, dir, &pos, mode, limit)
             .map_err(|e| PlayerError::Failed(e.to_string()))?;
         match t {
-            Turn::Move(mv, _) => Ok(mv),
-            Turn::Lost(_, EndReason::BadOutput(e)) => Err(PlayerError::Illegal(e.to_string())),
-            Turn::Lost(_, reason) => Err(PlayerError::Failed(reason.to_string())),
+            Turn::Move(mv, cpu) => {
+                self.cost = Some(cpu);
+                Ok(mv)
+            }
+            Turn::Lost(cpu, why) => {
+                self.cost = Some(cpu);
+                Err(match why {
+                    Forfeit::Illegal(text) => PlayerError::Illegal(text),
+                    other => PlayerError::Failed(other.to_string()),
+                })
+            }
         }
     }
 }
@@ -510,14 +530,13 @@ impl Player for ExternalAgent {
 mod tests {
     use super::*;
 
-    fn report(winner: Option<Color>, reason: EndReason, left: [u64; 2]) -> GameReport {
+    fn report(outcome: Outcome, left: [u64; 2]) -> GameReport {
         GameReport {
             names: ["a".to_owned(), "b".to_owned()],
             start: start_position(),
             moves: Vec::new(),
             move_cpu: Vec::new(),
-            winner,
-            reason,
+            outcome,
             time_left: left.map(Duration::from_millis),
             longest_move: [Duration::ZERO; 2],
         }
@@ -525,14 +544,14 @@ mod tests {
 
     #[test]
     fn a_draw_names_the_agent_with_more_time_left() {
-        let r = report(None, EndReason::Repetition, [1500, 2500]);
+        let r = report(Outcome::Repetition, [1500, 2500]);
         assert_eq!(r.more_time_left(), Some(Color::Red));
         assert!(
             r.summary().contains("b (WHITE) had more time left"),
             "{}",
             r.summary()
         );
-        let r = report(None, EndReason::QuietMoves, [900, 900]);
+        let r = report(Outcome::QuietMoves, [900, 900]);
         assert_eq!(r.more_time_left(), None);
         assert!(r.summary().contains("equal time left"));
         let pdn = r.to_pdn(3);
@@ -543,9 +562,9 @@ mod tests {
     #[test]
     fn a_loss_names_the_loser_and_why() {
         let r = report(
-            Some(Color::Black),
-            EndReason::NoOutput {
-                exit: Exit::Code(1),
+            Outcome::Forfeit {
+                loser: Color::Red,
+                why: Forfeit::NoMove("no output.txt (exit code 1)".to_owned()),
             },
             [1000, 1000],
         );

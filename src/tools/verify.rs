@@ -6,7 +6,8 @@ use std::fmt;
 use crate::analysis::{check_line, AnalysisError, FaultKind, Oracle, OracleLimits, Value};
 use crate::formats::notation::move_path;
 use crate::rules::bitboard::Bitboard;
-use crate::rules::game::GameRecord;
+use crate::rules::draw::DrawRule;
+use crate::rules::game::Game;
 use crate::rules::movegen::{self, legal_moves};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
@@ -232,11 +233,8 @@ pub fn check_moves(
     let illegal = first_illegal(puzzle, states);
     let game_over = illegal.is_none()
         && states.first().is_some_and(|first| {
-            let mut game = GameRecord::new(*first, false);
-            for s in &states[1..] {
-                game.push(*s);
-            }
-            game.outcome().is_some()
+            let mut game = Game::new(*first, DrawRule::None);
+            states[1..].iter().all(|s| game.play_to(s).is_ok()) && game.outcome().is_some()
         });
     Verification {
         illegal,
@@ -270,15 +268,17 @@ fn first_illegal(puzzle: &Position, states: &[Position]) -> Option<(usize, StepF
     if states.first() != Some(puzzle) {
         return Some((1, StepFault::NotThePuzzle));
     }
-    let mut game = GameRecord::new(*puzzle, false);
+    let mut game = Game::new(*puzzle, DrawRule::None);
     for (i, &next) in states.iter().enumerate().skip(1) {
         if game.outcome().is_some() {
             return Some((i + 1, StepFault::AfterEnd));
         }
-        if let Some(fault) = diagnose(&game.current(), &next) {
+        if let Some(fault) = diagnose(game.current(), &next) {
             return Some((i + 1, fault));
         }
-        game.push(next);
+        if game.play_to(&next).is_err() {
+            return Some((i + 1, StepFault::Illegal));
+        }
     }
     None
 }

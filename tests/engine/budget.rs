@@ -80,7 +80,7 @@ fn a_proven_turn_keeps_the_next_proof_in_reach() {
     let board = "........\n........\n.b......\n..R...r.\n...B....\n......r.\n.R.R.B.R\n....B.R.\n";
     let pos = parse_board(board.as_bytes()).expect("board");
     let solution = solve(pos, &SolveOptions::default());
-    assert_eq!(solution.outcome, Outcome::Win(Color::Red));
+    assert_eq!(solution.outcome, Outcome::Win { winner: Color::Red });
     assert_eq!(solution.moves(), 17);
     assert!(solution.proven, "{:?}", solution.unproven);
 }

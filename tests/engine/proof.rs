@@ -143,7 +143,7 @@ fn draws_read_off_the_databases_are_proven() {
     assert_eq!(oracle.value(&pos).expect("fits"), Some(Value::Draw));
     let options = SolveOptions::default();
     let with = solve(pos, &options);
-    assert_eq!(with.outcome, Outcome::DrawByRepetition);
+    assert_eq!(with.outcome, Outcome::Repetition);
     assert_eq!(with.root_score, Some(Score::ZERO));
     assert!(with.proven, "{:?}", with.unproven);
     let without = solve(
@@ -158,7 +158,7 @@ fn draws_read_off_the_databases_are_proven() {
             ..options
         },
     );
-    assert_eq!(without.outcome, Outcome::DrawByRepetition);
+    assert_eq!(without.outcome, Outcome::Repetition);
     assert!(!without.proven);
 }
 
@@ -177,7 +177,7 @@ fn draws_after_forced_moves_are_proven() {
         let mut oracle = Oracle::new(OracleLimits::default());
         assert_eq!(oracle.value(&pos).expect("fits"), Some(Value::Draw));
         let solution = solve(pos, &SolveOptions::default());
-        assert_eq!(solution.outcome, Outcome::DrawByRepetition, "{board}");
+        assert_eq!(solution.outcome, Outcome::Repetition, "{board}");
         assert_eq!(
             solution.root_score, None,
             "the first move is forced: {board}"

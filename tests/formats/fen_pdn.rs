@@ -356,6 +356,22 @@ fn solver_pdn_is_certified_by_the_independent_analyser() {
     }
 }
 
+/// The Python that has pydraughts: `$PYDRAUGHTS_PYTHON` (what `.ci/run` sets after installing
+/// pydraughts from PyPI into a virtual environment), else `python3`. Fails, never skips, when it
+/// cannot import pydraughts.
+fn pydraughts_python() -> String {
+    let python = std::env::var("PYDRAUGHTS_PYTHON").unwrap_or_else(|_| "python3".to_owned());
+    let probe = std::process::Command::new(&python)
+        .args(["-c", "import draughts"])
+        .output();
+    assert!(
+        probe.is_ok_and(|o| o.status.success()),
+        "{python} cannot import pydraughts: install it (`pip install pydraughts`) and set \
+         PYDRAUGHTS_PYTHON to that Python, as .ci/run does"
+    );
+    python
+}
+
 /// Replays PDN files with pydraughts (an independent Python implementation of English checkers),
 /// printing for each file the FEN before the first move and after every move, and `ILLEGAL` for a
 /// move it does not list as legal. Blocks are separated by empty lines.
@@ -379,17 +395,13 @@ for path in sys.argv[1:]:
     print()
 "#;
 
-/// Our PDN of every expected solution is read by pydraughts, when it is installed (`pip install
-/// pydraughts`): every move is legal there and every position equals ours, FEN for FEN.
+/// Our PDN of every expected solution is read by pydraughts: every move is legal there and every
+/// position equals ours, FEN for FEN. Ignored by a plain `cargo test` (it needs pydraughts from
+/// PyPI); `.ci/run` runs it.
 #[test]
-fn pydraughts_reads_our_pdn_when_installed() {
-    let probe = std::process::Command::new("python3")
-        .args(["-c", "import draughts"])
-        .output();
-    if !probe.is_ok_and(|o| o.status.success()) {
-        eprintln!("pydraughts is not installed: the interoperability check is skipped");
-        return;
-    }
+#[ignore = "needs pydraughts from PyPI: .ci/run installs it in a virtual environment and runs it with --ignored"]
+fn pydraughts_reads_our_pdn() {
+    let python = pydraughts_python();
     let dir = tempfile::tempdir().expect("temp dir");
     let mut files = Vec::new();
     let mut expected = Vec::new();
@@ -409,7 +421,7 @@ fn pydraughts_reads_our_pdn_when_installed() {
         expected.push((path, fens));
     }
     assert!(files.len() >= 20);
-    let out = std::process::Command::new("python3")
+    let out = std::process::Command::new(&python)
         .arg("-c")
         .arg(PYDRAUGHTS_REPLAY)
         .args(&files)
@@ -460,19 +472,15 @@ for i in range(12):
 PDNWriter(out, board=board, game_ending='*')
 "#;
 
-/// PDN written by pydraughts, when it is installed, is read by ours: the same positions.
+/// PDN written by pydraughts is read by ours: the same positions. Ignored by a plain `cargo test`
+/// (it needs pydraughts from PyPI); `.ci/run` runs it.
 #[test]
-fn we_read_pydraughts_pdn_when_installed() {
-    let probe = std::process::Command::new("python3")
-        .args(["-c", "import draughts"])
-        .output();
-    if !probe.is_ok_and(|o| o.status.success()) {
-        eprintln!("pydraughts is not installed: the interoperability check is skipped");
-        return;
-    }
+#[ignore = "needs pydraughts from PyPI: .ci/run installs it in a virtual environment and runs it with --ignored"]
+fn we_read_pydraughts_pdn() {
+    let python = pydraughts_python();
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("theirs.pdn");
-    let out = std::process::Command::new("python3")
+    let out = std::process::Command::new(&python)
         .arg("-c")
         .arg(PYDRAUGHTS_WRITE)
         .arg(&file)

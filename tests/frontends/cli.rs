@@ -8,17 +8,12 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 
 use checkers::formats::board_text::parse_solution;
-use checkers::rules::game::GameRecord;
+use checkers::rules::draw::DrawRule;
+use checkers::rules::game::Game;
 use checkers::rules::movegen::legal_moves;
 use checkers::Position;
 
-fn manifest() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn checkers() -> Command {
-    Command::cargo_bin("checkers").expect("binary is built")
-}
+use crate::common::{checkers, manifest};
 
 /// Every `*.txt` of the folder `dir` of `puzzles/`, sorted by name.
 fn shipped_puzzles_in(dir: &str) -> Vec<PathBuf> {
@@ -39,7 +34,7 @@ fn shipped_puzzles() -> Vec<PathBuf> {
 /// Checks that `states` is a game: each state a legal successor of the previous, the game over at
 /// the end (no legal move, or a third occurrence), and not over before.
 fn assert_valid_finished_game(states: &[Position], name: &str) {
-    let mut game = GameRecord::new(states[0], false);
+    let mut game = Game::new(states[0], DrawRule::None);
     for (i, pair) in states.windows(2).enumerate() {
         assert!(
             game.outcome().is_none(),
@@ -55,7 +50,7 @@ fn assert_valid_finished_game(states: &[Position], name: &str) {
             "{name}: state {} is not a legal successor",
             i + 2
         );
-        game.push(pair[1]);
+        game.play_to(&pair[1]).expect("a legal successor plays");
     }
     assert!(
         game.outcome().is_some(),
@@ -105,6 +100,12 @@ fn solve_shipped(puzzle: &Path, dir: &str, out_dir: &Path, args: &[&str]) -> Vec
     states
 }
 
+/// The default budget in nodes (the proof budget is the assumed speed times the limit: a tenth of
+/// the speed over ten times the limit) with the deadline ten times as far, so that a loaded
+/// machine does not cut a turn short and change the line.
+const DEFAULT_BUDGET_FAR_DEADLINE: [&str; 4] =
+    ["--time-limit", "500", "--nodes-per-second", "100000"];
+
 /// The six-piece puzzles, proven by reachable-only analyses of 68 to 119 M slots (10 to 20 s of
 /// CPU each): at the default budget each gives its certified line, so that no budget rule loses
 /// one silently (a build cap for level-looking boards once turned the 45-ply win into an
@@ -116,13 +117,12 @@ fn every_six_piece_puzzle_matches_its_expected_solution() {
     let dir = tempfile::tempdir().expect("temp dir");
     let puzzles = shipped_puzzles_in("six-pieces");
     assert_eq!(puzzles.len(), 3, "puzzles/six-pieces/ lost files");
-    let default_budget_far_deadline = ["--time-limit", "500", "--nodes-per-second", "100000"];
     for puzzle in puzzles {
         solve_shipped(
             &puzzle,
             "six-pieces",
             dir.path(),
-            &default_budget_far_deadline,
+            &DEFAULT_BUDGET_FAR_DEADLINE,
         );
     }
 }
@@ -138,7 +138,7 @@ fn every_shipped_puzzle_matches_its_expected_solution() {
             .and_then(|n| n.to_str())
             .expect("utf-8 name")
             .to_string();
-        let states = solve_shipped(&puzzle, "", dir.path(), &[]);
+        let states = solve_shipped(&puzzle, "", dir.path(), &DEFAULT_BUDGET_FAR_DEADLINE);
         let course = manifest().join("expected/course").join(&name);
         if course.exists() {
             let course_states =
@@ -207,6 +207,37 @@ fn summary_line_reports_the_result() {
     .stderr(predicate::str::contains(
         "red wins after 7 moves (proven optimal)",
     ));
+}
+
+/// `--draw-rule` takes every subcommand's rule names; a bare `--draw-rule` is the puzzle's
+/// optional 50-move rule (`fifty-moves`), and `none` is the default. A won puzzle's line does
+/// not change under it; an unknown name is refused with the names.
+#[test]
+fn draw_rule_names_and_the_bare_flag() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let p03 = manifest().join("puzzles/p03.txt");
+    let expected = fs::read(manifest().join("expected/p03.txt")).expect("expected/p03.txt");
+    for args in [
+        &["--draw-rule"][..],
+        &["--draw-rule", "fifty-moves"],
+        &["--draw-rule", "none"],
+        &["--draw-rule", "csci561"],
+    ] {
+        let out = dir.path().join("o.txt");
+        solve_cmd(&p03, &out)
+            .args(args)
+            .arg("-q")
+            .assert()
+            .success();
+        assert_eq!(fs::read(&out).expect("written"), expected, "{args:?}");
+    }
+    solve_cmd(&p03, &dir.path().join("x.txt"))
+        .args(["--draw-rule", "fifty"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "expected none, fifty-moves, csci561 or dd2380",
+        ));
 }
 
 #[test]

@@ -11,15 +11,14 @@ use checkers::formats::pdn;
 use checkers::play::Clock;
 use checkers::play::{Game, Player, PlayerError};
 use checkers::protocols::csci561::playdata::PlayData;
-use checkers::protocols::csci561::{
-    format_input, parse_cell, parse_input, parse_output, Mode, OutputError,
-};
+use checkers::protocols::csci561::{format_input, parse_cell, parse_input, parse_output, Mode};
 use checkers::rules::draw::DrawRule;
+use checkers::rules::game::{Forfeit, Outcome};
 use checkers::rules::movegen::legal_moves;
 use checkers::rules::piece::Color;
-use checkers::tools::host::{self, AgentCommand, EndReason, ExternalAgent, HostOptions};
+use checkers::tools::host::{self, AgentCommand, ExternalAgent, HostOptions};
 
-const BIN: &str = env!("CARGO_BIN_EXE_checkers");
+use crate::common::BIN;
 
 /// The assignment's examples: input, the published answer, and whether it is the only move.
 const EXAMPLES: [(&str, &str, bool); 5] = [
@@ -202,32 +201,37 @@ fn against(script: &str, time: f64) -> host::GameReport {
     host::play_game([&bad, &ours], [dirs[0].path(), dirs[1].path()], options).unwrap()
 }
 
+/// Whether black forfeited by `kind` (a forfeit's variant) with a reason containing `text`.
+fn black_forfeited(report: &host::GameReport, kind: fn(&Forfeit) -> bool, text: &str) -> bool {
+    matches!(&report.outcome, Outcome::Forfeit { loser: Color::Black, why }
+        if kind(why) && why.to_string().contains(text))
+}
+
 #[test]
 fn misbehaving_agents_lose_with_the_reason() {
+    let bad_output = |f: &Forfeit| matches!(f, Forfeit::Illegal(_));
     let garbage = against("echo 'hello world' > output.txt", 5.0);
-    assert_eq!(garbage.winner, Some(Color::Red));
+    assert_eq!(garbage.winner(), Some(Color::Red));
     assert!(
-        matches!(
-            garbage.reason,
-            EndReason::BadOutput(OutputError::Garbage { .. })
-        ),
+        black_forfeited(&garbage, bad_output, "not `E FROM TO` or `J FROM TO`"),
         "{:?}",
-        garbage.reason
+        garbage.outcome
     );
     let illegal = against("printf 'E a1 b2\\n' > output.txt", 5.0);
     assert!(
-        matches!(
-            illegal.reason,
-            EndReason::BadOutput(OutputError::Illegal { .. })
-        ),
+        black_forfeited(&illegal, bad_output, "bad output.txt: illegal move `"),
         "{:?}",
-        illegal.reason
+        illegal.outcome
     );
     let silent = against("exit 7", 5.0);
     assert!(
-        matches!(silent.reason, EndReason::NoOutput { .. }),
+        black_forfeited(
+            &silent,
+            |f| matches!(f, Forfeit::NoMove(_)),
+            "no output.txt"
+        ),
         "{:?}",
-        silent.reason
+        silent.outcome
     );
     assert!(
         silent.summary().contains("exit code 7"),
@@ -235,11 +239,11 @@ fn misbehaving_agents_lose_with_the_reason() {
         silent.summary()
     );
     let slow = against("while :; do :; done", 0.3);
-    assert_eq!(slow.winner, Some(Color::Red));
+    assert_eq!(slow.winner(), Some(Color::Red));
     assert!(
-        matches!(slow.reason, EndReason::TimeForfeit { .. }),
+        black_forfeited(&slow, |f| matches!(f, Forfeit::Time { .. }), "out of time"),
         "{:?}",
-        slow.reason
+        slow.outcome
     );
     assert!(slow.summary().contains("out of time"), "{}", slow.summary());
     // The PDN of a forfeited game says why.
@@ -266,14 +270,15 @@ fn an_incomplete_jump_loses() {
     };
     let report =
         host::play_game([&lazy, &ours], [dirs[0].path(), dirs[1].path()], options).unwrap();
-    assert_eq!(report.winner, Some(Color::Red));
+    assert_eq!(report.winner(), Some(Color::Red));
     assert!(
-        matches!(
-            report.reason,
-            EndReason::BadOutput(OutputError::Incomplete { .. })
+        black_forfeited(
+            &report,
+            |f| matches!(f, Forfeit::Illegal(_)),
+            "incomplete jump sequence"
         ),
         "{:?}",
-        report.reason
+        report.outcome
     );
 }
 

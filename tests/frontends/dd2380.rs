@@ -331,7 +331,7 @@ fn a_garbled_mode_line_or_silence_gets_no_game() {
 #[test]
 fn the_subcommands_play_end_to_end_and_ctrl_c_stops_the_server() {
     let dir = tempfile::tempdir().unwrap();
-    let bin = env!("CARGO_BIN_EXE_checkers");
+    let bin = crate::common::BIN;
     let mut server = Command::new(bin)
         .args(["server", "--port", "0", "--move-time", "1", "--seed", "3"])
         .arg("--log")

@@ -14,7 +14,9 @@ use checkers::protocols::hackerrank::{
 };
 use checkers::rules::draw::DrawRule;
 use checkers::rules::movegen::{self, CrowningRule};
-use checkers::{Color, Kind, Position, Square};
+use checkers::{Color, Kind, Position};
+
+use crate::common::{checkers, sq};
 
 /// First sample (PROTOCOLS.md): black to move, no capture.
 const SAMPLE_1: &str =
@@ -28,10 +30,6 @@ const SAMPLE_2_ANSWER: &str = "5\n6 1\n4 3\n2 1\n0 3\n2 5\n0 7\n";
 
 fn parse(text: &str) -> Position {
     parse_input(text.as_bytes()).expect("sample parses")
-}
-
-fn sq(row: u8, col: u8) -> Square {
-    Square::new(row, col).expect("on the board")
 }
 
 /// A short thinking time: enough for a legal move, never a timed assertion.
@@ -63,7 +61,7 @@ fn inputs_are_read_with_black_at_the_top_and_the_player_to_move() {
 #[test]
 fn sample_1_published_answer_is_legal_and_ours_is_legal() {
     let pos = parse(SAMPLE_1);
-    let legal = movegen::legal_moves_with(&pos, CROWNING);
+    let legal = CROWNING.legal_moves(&pos);
     assert_eq!(legal.len(), 3, "sample 1 has three steps");
     let published = parse_move(&pos, SAMPLE_1_ANSWER).expect("the published answer is legal");
     assert_eq!((published.from(), published.to()), (sq(1, 0), sq(2, 1)));
@@ -78,7 +76,7 @@ fn sample_1_published_answer_is_legal_and_ours_is_legal() {
 #[test]
 fn sample_2_forced_five_hop_capture_is_answered_exactly() {
     let pos = parse(SAMPLE_2);
-    let legal = movegen::legal_moves_with(&pos, CROWNING);
+    let legal = CROWNING.legal_moves(&pos);
     assert_eq!(legal.len(), 1);
     assert_eq!(legal[0].captured().count(), 5);
     assert_eq!(parse_move(&pos, SAMPLE_2_ANSWER), Ok(legal[0]));
@@ -97,7 +95,7 @@ fn sample_2_forced_five_hop_capture_is_answered_exactly() {
 #[test]
 fn moves_round_trip_through_the_output_format() {
     fn walk(pos: &Position, depth: u32, checked: &mut usize) {
-        for &mv in &movegen::legal_moves_with(pos, CROWNING) {
+        for &mv in &CROWNING.legal_moves(pos) {
             let cells = move_cells(pos, mv).expect("a legal move has a route");
             assert_eq!(cells.first(), Some(&mv.from()));
             assert_eq!(cells.last(), Some(&mv.to()));
@@ -233,7 +231,7 @@ fn games_are_played_under_the_hackerrank_rule() {
 }
 
 fn bot() -> Command {
-    let mut cmd = Command::cargo_bin("checkers").expect("binary is built");
+    let mut cmd = checkers();
     cmd.arg("hackerrank").timeout(Duration::from_secs(60));
     cmd
 }
@@ -261,7 +259,7 @@ fn the_binary_answers_sample_1_with_a_legal_step() {
     let text = String::from_utf8(out).expect("text");
     let pos = parse(SAMPLE_1);
     let mv = parse_move(&pos, &text).expect("the printed move is legal");
-    assert!(movegen::legal_moves_with(&pos, CROWNING).contains(&mv));
+    assert!(CROWNING.legal_moves(&pos).contains(&mv));
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! outputs, the player and matches, and the CSCI561, DD2380 and HackerRank protocols.
 
 mod cli;
+mod common;
 mod csci561;
 mod dd2380;
 mod hackerrank;

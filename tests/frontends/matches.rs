@@ -3,22 +3,20 @@
 
 use std::time::Duration;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
 use checkers::formats::notation;
 use checkers::play::{Game, PlayerSpec, TimeMeasure};
 use checkers::rules::draw::DrawRule;
+use checkers::rules::game::Outcome;
 use checkers::rules::movegen::legal_moves;
 use checkers::tools::arena::{
-    run_match, MatchConfig, PlayedGame, PlayerFactory, Summary, Termination, TimeControl,
+    run_match, MatchConfig, PlayedGame, PlayerFactory, Summary, TimeControl,
 };
 use checkers::tools::openings::{parse_openings, THREE_MOVE_BALLOTS};
 use checkers::Position;
 
-fn checkers() -> Command {
-    Command::cargo_bin("checkers").expect("binary is built")
-}
+use crate::common::checkers;
 
 fn config(p1: &str, p2: &str, games: usize, jobs: usize, time: TimeControl) -> MatchConfig {
     let spec = |s: &str| PlayerFactory::from_spec(&s.parse::<PlayerSpec>().expect("spec"));
@@ -28,6 +26,7 @@ fn config(p1: &str, p2: &str, games: usize, jobs: usize, time: TimeControl) -> M
         games,
         time,
         openings: parse_openings(THREE_MOVE_BALLOTS).expect("shipped openings"),
+        start: checkers::Position::start(),
         draw_rule: DrawRule::Csci561,
         jobs,
         max_plies: 300,
@@ -47,9 +46,11 @@ fn assert_legal(g: &PlayedGame) {
         );
         game.play(mv).expect("legal move plays");
     }
-    match &g.termination {
-        Termination::Rules(end) => assert_eq!(game.outcome(), Some(*end), "game {}", g.index),
-        Termination::PlyLimit => assert!(game.outcome().is_none() && g.moves.len() >= 300),
+    match &g.outcome {
+        Outcome::PlyLimit => assert!(game.outcome().is_none() && g.moves.len() >= 300),
+        end if end.by_the_rules() => {
+            assert_eq!(game.outcome().as_ref(), Some(end), "game {}", g.index);
+        }
         other => panic!("game {}: unexpected forfeit {other}", g.index),
     }
 }
@@ -89,9 +90,15 @@ fn a_self_play_match_with_node_budgets_repeats_exactly() {
         );
         run_match(&cfg, &|_| {}).expect("match runs")
     };
+    // The games, without the times their moves took (which vary from run to run).
+    let games = |played: Vec<PlayedGame>| -> Vec<(usize, Vec<checkers::Move>, Outcome)> {
+        played
+            .into_iter()
+            .map(|g| (g.index, g.moves, g.outcome))
+            .collect()
+    };
     let first = run(1);
-    let second = run(2);
-    assert_eq!(first, second);
+    assert_eq!(games(first.clone()), games(run(2)));
     for g in &first {
         assert_legal(g);
     }
@@ -107,18 +114,26 @@ fn minimax_plays_legal_games_against_the_engine() {
 
 #[test]
 fn think_prints_a_legal_move() {
-    let out = checkers()
-        .args(["think", "--nodes", "2000"])
-        .output()
-        .expect("runs");
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).expect("utf-8");
     let start = Position::start();
     let legal: Vec<String> = legal_moves(&start)
         .iter()
         .map(|&m| notation::move_text(&start, m))
         .collect();
-    assert!(legal.contains(&text.trim().to_owned()), "{text}");
+    // Under every draw rule, by the names all subcommands share.
+    for rule in ["none", "fifty-moves", "csci561", "dd2380"] {
+        let out = checkers()
+            .args(["think", "--nodes", "2000", "--draw-rule", rule])
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "{rule}");
+        let text = String::from_utf8(out.stdout).expect("utf-8");
+        assert!(legal.contains(&text.trim().to_owned()), "{rule}: {text}");
+    }
+    checkers()
+        .args(["think", "--draw-rule", "fifty"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("fifty-moves"));
 }
 
 #[test]
@@ -283,7 +298,7 @@ fn illegal_or_missing_moves_forfeit_and_the_match_goes_on() {
             assert_eq!(s.illegal_moves, [0, 4]);
         } else {
             assert_eq!(s.no_moves, [0, 4]);
-            assert!(games[0].termination.to_string().contains("crashed"));
+            assert!(games[0].outcome.to_string().contains("crashed"));
         }
     }
 }

@@ -6,19 +6,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn manifest() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn checkers() -> Command {
-    Command::cargo_bin("checkers").expect("binary is built")
-}
+use crate::common::{checkers, manifest, BIN};
 
 fn binary() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("checkers")
+    PathBuf::from(BIN)
 }
 
 fn p03() -> PathBuf {

@@ -4,12 +4,14 @@
 use std::time::Duration;
 
 use checkers::play::{
-    Clock, Engine, EngineOptions, Game, GameEnd, GameError, MinimaxPlayer, Player, PlayerSpec,
+    Clock, Engine, EngineOptions, Game, GameError, MinimaxPlayer, Outcome, Player, PlayerSpec,
     RandomPlayer,
 };
 use checkers::rules::draw::DrawRule;
 use checkers::rules::movegen::legal_moves;
 use checkers::{Bitboard, Color, Move, Position, Square};
+
+use crate::common::sq;
 
 /// A position from (row, col) cells; kings listed separately.
 fn board(red: &[(u8, u8)], black: &[(u8, u8)], kings: &[(u8, u8)], side: Color) -> Position {
@@ -20,10 +22,6 @@ fn board(red: &[(u8, u8)], black: &[(u8, u8)], kings: &[(u8, u8)], side: Color) 
             .collect()
     };
     Position::new(bits(red), bits(black), bits(kings), side).expect("consistent position")
-}
-
-fn sq(r: u8, c: u8) -> Square {
-    Square::new(r, c).expect("cell on the board")
 }
 
 fn step(from: (u8, u8), to: (u8, u8)) -> Move {
@@ -60,10 +58,10 @@ fn threefold_repetition_draws_under_every_rule() {
             "{rule}: second occurrence is not yet a draw"
         );
         shuttle(&mut game, 1);
-        assert_eq!(game.outcome(), Some(GameEnd::Repetition), "{rule}");
+        assert_eq!(game.outcome(), Some(Outcome::Repetition), "{rule}");
         assert!(matches!(
             game.play(step((7, 0), (6, 1))),
-            Err(GameError::Over(GameEnd::Repetition))
+            Err(GameError::Over(Outcome::Repetition))
         ));
     }
 }
@@ -91,7 +89,7 @@ fn fifty_quiet_plies_draw_under_csci561_and_dd2380_only() {
         assert_eq!(game.outcome(), None, "{rule}: 49 quiet plies");
         game.play(step((0, 7), (1, 6))).expect("legal");
         assert_eq!(game.quiet_plies(), 50);
-        let expected = draws.then_some(GameEnd::QuietMoves);
+        let expected = draws.then_some(Outcome::QuietMoves);
         assert_eq!(game.outcome(), expected, "{rule}: 50 quiet plies");
     }
 }
@@ -125,7 +123,7 @@ fn crowning_restarts_the_count_under_csci561_but_not_dd2380() {
     let mut dd = Game::resumed(pos, DrawRule::Dd2380, 49);
     dd.play(crown).expect("legal");
     assert_eq!(dd.quiet_plies(), 50);
-    assert_eq!(dd.outcome(), Some(GameEnd::QuietMoves));
+    assert_eq!(dd.outcome(), Some(Outcome::QuietMoves));
 }
 
 #[test]
@@ -159,7 +157,7 @@ fn no_legal_move_is_a_loss() {
     let stuck = board(&[(7, 0), (7, 2)], &[(6, 1)], &[], Color::Black);
     assert!(legal_moves(&stuck).is_empty());
     let game = Game::new(stuck, DrawRule::None);
-    assert_eq!(game.outcome(), Some(GameEnd::Win { winner: Color::Red }));
+    assert_eq!(game.outcome(), Some(Outcome::Win { winner: Color::Red }));
 }
 
 /// Plays the engine from a few positions with `clock` and checks each answer is legal.
@@ -289,7 +287,7 @@ fn two_kings_beat_one_before_the_fifty_move_rule() {
         play_out(&mut game, &mut engine, &mut defender, 200);
         assert_eq!(
             game.outcome(),
-            Some(GameEnd::Win { winner: Color::Red }),
+            Some(Outcome::Win { winner: Color::Red }),
             "black king from {black_king:?}: {} plies",
             game.ply()
         );
@@ -335,7 +333,7 @@ fn the_side_ahead_avoids_a_threefold_repetition() {
     let repeat = step((1, 6), (0, 7));
     let mut after = game.clone();
     after.play(repeat).expect("legal");
-    assert_eq!(after.outcome(), Some(GameEnd::Repetition));
+    assert_eq!(after.outcome(), Some(Outcome::Repetition));
     let thought = engine_at_depth(8)
         .think(&game, &Clock::unlimited())
         .expect("a move");
@@ -349,7 +347,7 @@ fn the_side_behind_takes_a_threefold_repetition() {
     let repeat = step((1, 6), (0, 7));
     let mut after = game.clone();
     after.play(repeat).expect("legal");
-    assert_eq!(after.outcome(), Some(GameEnd::Repetition));
+    assert_eq!(after.outcome(), Some(Outcome::Repetition));
     let thought = engine_at_depth(8)
         .think(&game, &Clock::unlimited())
         .expect("a move");

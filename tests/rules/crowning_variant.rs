@@ -8,7 +8,7 @@ use crate::reference;
 use crate::reference::{multiset, Board};
 use checkers::formats::board_text::parse_board;
 use checkers::rules::movegen::{self, CrowningRule, Routes};
-use checkers::rules::perft::{perft, perft_with};
+use checkers::rules::perft::perft;
 use checkers::{Bitboard, Color, Kind, Move, MoveList, Position, Square};
 
 fn board(text: &str) -> Position {
@@ -52,7 +52,7 @@ const CROWN_AND_STOP: &str = "\
 #[test]
 fn a_man_crowned_mid_capture_jumps_on_as_a_king() {
     let pos = board(CROWN_THEN_JUMP);
-    let moves = movegen::legal_moves_with(&pos, CrowningRule::JumpsOn);
+    let moves = CrowningRule::JumpsOn.legal_moves(&pos);
     let jump_on = Move::new(sq(2, 1), sq(2, 5), bits(&[(1, 2), (1, 4)]));
     assert_eq!(moves.as_slice(), &[jump_on]);
     // It ends as a king, on a cell that is not its crowning row.
@@ -74,10 +74,7 @@ fn the_default_rules_still_end_the_move_on_crowning() {
     let pos = board(CROWN_THEN_JUMP);
     let stop = Move::new(sq(2, 1), sq(0, 3), bits(&[(1, 2)]));
     assert_eq!(movegen::legal_moves(&pos).as_slice(), &[stop]);
-    assert_eq!(
-        movegen::legal_moves_with(&pos, CrowningRule::EndsMove).as_slice(),
-        &[stop]
-    );
+    assert_eq!(CrowningRule::EndsMove.legal_moves(&pos).as_slice(), &[stop]);
     let after = pos.play(stop);
     let piece = after.piece_at(sq(0, 3)).expect("the mover stands on (0,3)");
     assert_eq!(piece.kind, Kind::King);
@@ -89,11 +86,7 @@ fn a_crowned_man_with_nothing_more_to_take_stops_under_both_rules() {
     let pos = board(CROWN_AND_STOP);
     let stop = Move::new(sq(2, 1), sq(0, 3), bits(&[(1, 2)]));
     for rule in [CrowningRule::EndsMove, CrowningRule::JumpsOn] {
-        assert_eq!(
-            movegen::legal_moves_with(&pos, rule).as_slice(),
-            &[stop],
-            "{rule:?}"
-        );
+        assert_eq!(rule.legal_moves(&pos).as_slice(), &[stop], "{rule:?}");
     }
     assert_eq!(
         pos.play(stop).piece_at(sq(0, 3)).map(|p| p.kind),
@@ -152,10 +145,7 @@ fn black_men_jump_on_after_crowning_too() {
     // (5,6) takes (6,5) landing (7,4), crowned; then takes... nothing: (6,3) is empty.
     // Or takes (6,7)? It would land on (7,8), off the board. So one move that stops.
     let stop = Move::new(sq(5, 6), sq(7, 4), bits(&[(6, 5)]));
-    assert_eq!(
-        movegen::legal_moves_with(&pos, CrowningRule::JumpsOn).as_slice(),
-        &[stop]
-    );
+    assert_eq!(CrowningRule::JumpsOn.legal_moves(&pos).as_slice(), &[stop]);
     let pos = board(
         "\
 ........
@@ -170,10 +160,7 @@ fn black_men_jump_on_after_crowning_too() {
     )
     .with_side_to_move(Color::Black);
     let on = Move::new(sq(5, 6), sq(5, 2), bits(&[(6, 5), (6, 3)]));
-    assert_eq!(
-        movegen::legal_moves_with(&pos, CrowningRule::JumpsOn).as_slice(),
-        &[on]
-    );
+    assert_eq!(CrowningRule::JumpsOn.legal_moves(&pos).as_slice(), &[on]);
     assert_eq!(
         pos.play(on).piece_at(sq(5, 2)).map(|p| p.kind),
         Some(Kind::King)
@@ -221,7 +208,7 @@ fn variant_positions() -> Vec<(String, Position)> {
 
 fn successors(pos: &Position, rule: CrowningRule, routes: Routes) -> Vec<Board> {
     let mut list = MoveList::new();
-    movegen::generate_with(pos, rule, routes, &mut list);
+    rule.generate(pos, routes, &mut list);
     list.iter()
         .map(|&mv| Board::from_position(&pos.play(mv)))
         .collect()
@@ -248,7 +235,7 @@ fn compare_tree(name: &str, pos: &Position, depth: u32) -> u64 {
     );
     let mut compared = 1;
     if depth > 1 {
-        for &mv in &movegen::legal_moves_with(pos, rule) {
+        for &mv in &rule.legal_moves(pos) {
             compared += compare_tree(name, &pos.play(mv), depth - 1);
         }
     }
@@ -293,7 +280,7 @@ fn variant_perft_matches_the_reference_and_differs_from_the_default() {
         let board = Board::from_position(&pos);
         for depth in 1..=6 {
             for (routes, all) in [(Routes::All, true), (Routes::Distinct, false)] {
-                let got = perft_with(&pos, depth, routes, CrowningRule::JumpsOn);
+                let got = CrowningRule::JumpsOn.perft(&pos, depth, routes);
                 assert_eq!(
                     got,
                     reference::perft_under(&board, depth, all, true),
@@ -303,9 +290,9 @@ fn variant_perft_matches_the_reference_and_differs_from_the_default() {
                     differs += 1;
                 }
             }
-            // The default through `perft_with` is the default perft.
+            // The default rule's `CrowningRule::perft` is the default perft.
             assert_eq!(
-                perft_with(&pos, depth, Routes::All, CrowningRule::EndsMove),
+                CrowningRule::EndsMove.perft(&pos, depth, Routes::All),
                 perft(&pos, depth, Routes::All)
             );
         }
@@ -319,7 +306,7 @@ fn variant_perft_matches_the_reference_and_differs_from_the_default() {
 #[test]
 fn the_published_five_hop_capture_is_the_only_move() {
     let pos = board(HACKERRANK_SAMPLE);
-    let moves = movegen::legal_moves_with(&pos, CrowningRule::JumpsOn);
+    let moves = CrowningRule::JumpsOn.legal_moves(&pos);
     assert_eq!(moves.len(), 1);
     let path = movegen::route(&pos, moves[0], CrowningRule::JumpsOn).expect("legal");
     let want: Vec<Square> = [(6, 1), (4, 3), (2, 1), (0, 3), (2, 5), (0, 7)]

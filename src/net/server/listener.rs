@@ -178,8 +178,8 @@ async fn handle(mut conn: Connection, shared: &Shared, mut shutdown: Shutdown) {
         &format!(
             "game {id} over after {} plies: {} (code {})",
             record.moves.len(),
-            record.reason,
-            record.reason.code().code()
+            super::record::termination(&record.outcome),
+            record.code().code()
         ),
     );
     if let Some(dir) = &config.log_dir {

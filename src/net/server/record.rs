@@ -1,97 +1,29 @@
 //! How a game on the server ended, and its record written as PDN.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::formats::pdn::{self, GameResult};
 use crate::protocols::dd2380::EndCode;
+use crate::rules::game::Outcome;
 use crate::rules::moves::Move;
 use crate::rules::piece::Color;
 use crate::rules::position::Position;
 
-/// Why a player lost by the referee's decision rather than on the board.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Forfeit {
-    /// No answer before the deadline.
-    Timeout,
-    /// The connection closed (or failed) during the game.
-    Disconnected,
-    /// A line that is not what the protocol allows here, with the error.
-    Garbled(String),
-    /// A well-formed move that is not legal, with the error.
-    Illegal(String),
-    /// The built-in player failed (a bug), with the reason.
-    PlayerFailed(String),
-}
-
-impl fmt::Display for Forfeit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Forfeit::Timeout => f.write_str("timeout: no answer before the deadline"),
-            Forfeit::Disconnected => f.write_str("disconnected"),
-            Forfeit::Garbled(e) => write!(f, "garbled line: {e}"),
-            Forfeit::Illegal(e) => write!(f, "illegal move: {e}"),
-            Forfeit::PlayerFailed(e) => write!(f, "the built-in player failed: {e}"),
-        }
-    }
-}
-
-/// Why a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EndReason {
-    /// The side to move had no legal move.
-    NoLegalMove {
-        /// The side that could not move (and lost).
-        loser: Color,
-    },
-    /// The same position for the third time.
-    Repetition,
-    /// 50 plies (25 of each player) without a capture.
-    QuietMoves,
-    /// A player lost by breaking the protocol or the clock.
-    Forfeit {
-        /// The side that forfeited.
-        loser: Color,
-        /// How.
-        why: Forfeit,
-    },
-    /// Both players failed to initialise; nobody wins.
-    NeitherReady,
-}
-
-impl EndReason {
-    /// The winner, if any (the first player is red).
-    #[must_use]
-    pub const fn winner(&self) -> Option<Color> {
-        match self {
-            EndReason::NoLegalMove { loser } | EndReason::Forfeit { loser, .. } => {
-                Some(loser.opponent())
-            }
-            EndReason::Repetition | EndReason::QuietMoves | EndReason::NeitherReady => None,
-        }
-    }
-
-    /// The code the players are told.
-    #[must_use]
-    pub const fn code(&self) -> EndCode {
-        EndCode::for_winner(self.winner())
-    }
-}
-
-impl fmt::Display for EndReason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let seat = |c: &Color| match c {
-            Color::Red => "the first player (red)",
-            Color::Black => "the second player (black)",
-        };
-        match self {
-            EndReason::NoLegalMove { loser } => write!(f, "{} has no legal move", seat(loser)),
-            EndReason::Repetition => f.write_str("draw by threefold repetition"),
-            EndReason::QuietMoves => f.write_str("draw: 50 turns without a capture"),
-            EndReason::Forfeit { loser, why } => write!(f, "{} forfeits: {why}", seat(loser)),
-            EndReason::NeitherReady => f.write_str("neither player initialised: no game"),
-        }
+/// The game's end as the log says it: the seats named as the protocol names them (the first
+/// player is red).
+#[must_use]
+pub fn termination(outcome: &Outcome) -> String {
+    let seat = |c: Color| match c {
+        Color::Red => "the first player (red)",
+        Color::Black => "the second player (black)",
+    };
+    match outcome {
+        Outcome::Win { winner } => format!("{} has no legal move", seat(winner.opponent())),
+        Outcome::QuietMoves => "draw: 50 turns without a capture".to_owned(),
+        Outcome::Forfeit { loser, why } => format!("{} forfeits: {why}", seat(*loser)),
+        Outcome::NoGame => "neither player initialised: no game".to_owned(),
+        Outcome::Repetition | Outcome::PlyLimit => outcome.to_string(),
     }
 }
 
@@ -109,10 +41,16 @@ pub struct GameRecord {
     /// The moves, from the standard start.
     pub moves: Vec<Move>,
     /// How it ended.
-    pub reason: EndReason,
+    pub outcome: Outcome,
 }
 
 impl GameRecord {
+    /// The code the players are told.
+    #[must_use]
+    pub fn code(&self) -> EndCode {
+        EndCode::for_winner(self.outcome.winner())
+    }
+
     /// The game as PDN, with its players, result and the reason in a `Termination` tag.
     #[must_use]
     pub fn to_pdn(&self) -> String {
@@ -122,11 +60,11 @@ impl GameRecord {
         game.set_tag("Round", &self.id.to_string());
         game.set_tag("White", &self.red);
         game.set_tag("Black", &self.black);
-        game.set_tag("Termination", &self.reason.to_string());
+        game.set_tag("Termination", &termination(&self.outcome));
         for &mv in &self.moves {
             game.push(mv, None);
         }
-        game.result = match self.reason.winner() {
+        game.result = match self.outcome.winner() {
             Some(c) => GameResult::win(c),
             None => GameResult::Draw,
         };
@@ -172,6 +110,7 @@ fn date_today() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::game::Forfeit;
 
     #[test]
     fn the_record_reads_back_with_its_reason() {
@@ -183,7 +122,7 @@ mod tests {
             black: "built-in minimax:2".into(),
             mode: "standalone".into(),
             moves: vec![mv],
-            reason: EndReason::Forfeit {
+            outcome: Outcome::Forfeit {
                 loser: Color::Black,
                 why: Forfeit::Timeout,
             },
@@ -195,7 +134,7 @@ mod tests {
         assert_eq!(games[0].result, GameResult::RedWins);
         let termination = games[0].tag("Termination").unwrap();
         assert!(termination.contains("second player (black) forfeits: timeout"));
-        assert_eq!(record.reason.code(), EndCode::FirstWon);
+        assert_eq!(record.code(), EndCode::FirstWon);
         let date = date_today();
         assert_eq!(date.len(), 10);
         assert!(date.as_str() >= "2024.01.01", "{date}");

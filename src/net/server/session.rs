@@ -10,17 +10,18 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tokio::time::Instant;
 
 use crate::play::clock::Clock;
-use crate::play::game::{Game, GameEnd};
 use crate::play::player::Player;
 use crate::protocols::dd2380::{
-    decode_move, encode_move, parse_client_move, parse_init_ack, CellMove, Event, ServerInit, Turn,
+    decode_move, encode_move, parse_client_move, parse_init_ack, CellMove, EndCode, Event,
+    ServerInit, Turn,
 };
 use crate::rules::draw::DrawRule;
+use crate::rules::game::{Forfeit, Game, Outcome};
 use crate::rules::moves::Move;
 use crate::rules::piece::Color;
 
 use super::connection::{ConnError, Connection};
-use super::record::{EndReason, Forfeit, GameRecord};
+use super::record::GameRecord;
 use super::ServerConfig;
 
 /// Who sits on one side of the board.
@@ -55,8 +56,8 @@ fn deadline_us(after: Duration) -> u64 {
 fn forfeit_of(err: ConnError) -> Forfeit {
     match err {
         ConnError::Timeout => Forfeit::Timeout,
-        ConnError::Closed | ConnError::Io(_) => Forfeit::Disconnected,
-        ConnError::TooLong(_) | ConnError::NotText => Forfeit::Garbled(err.to_string()),
+        ConnError::Closed | ConnError::Io(_) => Forfeit::NoMove("disconnected".to_owned()),
+        ConnError::TooLong(_) | ConnError::NotText => garbled(err),
     }
 }
 
@@ -77,7 +78,7 @@ async fn initialise(seat: &mut Seat, first: bool, config: &ServerConfig) -> Resu
         .read_line(start + config.init_time + config.grace)
         .await
         .map_err(forfeit_of)?;
-    parse_init_ack(&line).map_err(|e| Forfeit::Garbled(e.to_string()))
+    parse_init_ack(&line).map_err(garbled)
 }
 
 /// Asks the seat of the side to move for its move, telling a client what happened before.
@@ -103,8 +104,9 @@ async fn ask(
                 .read_line(start + config.move_time + config.grace)
                 .await
                 .map_err(forfeit_of)?;
-            let wire = parse_client_move(&line).map_err(|e| Forfeit::Garbled(e.to_string()))?;
-            decode_move(&pos, &wire, side).map_err(|e| Forfeit::Illegal(e.to_string()))
+            let wire = parse_client_move(&line).map_err(garbled)?;
+            decode_move(&pos, &wire, side)
+                .map_err(|e| Forfeit::Illegal(format!("illegal move: {e}")))
         }
         Seat::Builtin(player) => {
             let mut owned = std::mem::replace(player, Box::new(Placeholder));
@@ -115,13 +117,13 @@ async fn ask(
                 (owned, chosen)
             })
             .await
-            .map_err(|e| Forfeit::PlayerFailed(e.to_string()))?;
+            .map_err(player_failed)?;
             *player = back;
-            let mv = chosen.map_err(|e| Forfeit::PlayerFailed(e.to_string()))?;
+            let mv = chosen.map_err(player_failed)?;
             if game.legal_moves().contains(&mv) {
                 Ok(mv)
             } else {
-                Err(Forfeit::PlayerFailed(format!("illegal move {mv:?}")))
+                Err(player_failed(format!("illegal move {mv:?}")))
             }
         }
     }
@@ -145,13 +147,14 @@ impl Player for Placeholder {
     }
 }
 
-/// The reason a finished board ends the game.
-fn reason_of(end: GameEnd, to_move: Color) -> EndReason {
-    match end {
-        GameEnd::Win { .. } => EndReason::NoLegalMove { loser: to_move },
-        GameEnd::Repetition => EndReason::Repetition,
-        GameEnd::QuietMoves => EndReason::QuietMoves,
-    }
+/// A line the protocol does not allow here: a forfeit, with the error.
+fn garbled(e: impl std::fmt::Display) -> Forfeit {
+    Forfeit::Illegal(format!("garbled line: {e}"))
+}
+
+/// The built-in player failed (a bug): a forfeit, with the reason.
+fn player_failed(e: impl std::fmt::Display) -> Forfeit {
+    Forfeit::NoMove(format!("the built-in player failed: {e}"))
 }
 
 /// Plays one game between `red` (the first player) and `black`, tells both clients the end and
@@ -170,12 +173,12 @@ pub async fn play_game(
         initialise(&mut black, false, config)
     );
     let mut reason = match (r, b) {
-        (Err(_), Err(_)) => Some(EndReason::NeitherReady),
-        (Err(why), Ok(())) => Some(EndReason::Forfeit {
+        (Err(_), Err(_)) => Some(Outcome::NoGame),
+        (Err(why), Ok(())) => Some(Outcome::Forfeit {
             loser: Color::Red,
             why,
         }),
-        (Ok(()), Err(why)) => Some(EndReason::Forfeit {
+        (Ok(()), Err(why)) => Some(Outcome::Forfeit {
             loser: Color::Black,
             why,
         }),
@@ -185,7 +188,7 @@ pub async fn play_game(
     while reason.is_none() {
         let side = game.current().side_to_move();
         if let Some(end) = game.outcome() {
-            reason = Some(reason_of(end, side));
+            reason = Some(end);
             break;
         }
         let news = match last.take() {
@@ -202,19 +205,19 @@ pub async fn play_game(
                 // Tell the other side in its own cells; the standard start has only dark cells.
                 last = encode_move(&pos, mv, side.opponent()).ok();
                 if game.play(mv).is_err() {
-                    reason = Some(EndReason::Forfeit {
+                    reason = Some(Outcome::Forfeit {
                         loser: side,
-                        why: Forfeit::Illegal(format!("{mv:?}")),
+                        why: Forfeit::Illegal(format!("illegal move: {mv:?}")),
                     });
                 }
             }
-            Err(why) => reason = Some(EndReason::Forfeit { loser: side, why }),
+            Err(why) => reason = Some(Outcome::Forfeit { loser: side, why }),
         }
     }
-    let reason = reason.unwrap_or(EndReason::NeitherReady);
+    let outcome = reason.unwrap_or(Outcome::NoGame);
     let end = Turn {
         deadline_us: deadline_us(config.move_time),
-        event: Event::End(reason.code()),
+        event: Event::End(EndCode::for_winner(outcome.winner())),
     }
     .to_string();
     let (_, _) = tokio::join!(
@@ -227,7 +230,7 @@ pub async fn play_game(
         black: names.1,
         mode,
         moves: game.moves().to_vec(),
-        reason,
+        outcome,
     }
 }
 
@@ -268,12 +271,8 @@ mod tests {
             )
             .unwrap();
             let end = game.outcome().expect("the game is over");
-            assert_eq!(record.reason, reason_of(end, game.current().side_to_move()));
-            assert_eq!(record.reason.code(), dd2380_code(end));
+            assert_eq!(record.outcome, end);
+            assert_eq!(record.code(), EndCode::for_winner(end.winner()));
         }
-    }
-
-    fn dd2380_code(end: GameEnd) -> crate::protocols::dd2380::EndCode {
-        crate::protocols::dd2380::EndCode::for_winner(end.winner())
     }
 }

@@ -8,6 +8,7 @@ use super::pieces::Material;
 use super::retro::Layout;
 use super::table::Table;
 use super::{BuildError, EndgameDb};
+use crate::search::stop::Stop;
 
 /// What makes a build give up: a deadline, read between the passes and in every task of a pass,
 /// with the flag that tells the other tasks once one has seen it pass; and a look-up into a
@@ -18,6 +19,8 @@ pub(super) struct Guard {
     deadline: Option<Instant>,
     hit: AtomicBool,
     missing: AtomicBool,
+    /// Stops the build from outside, as the deadline does.
+    stop: Stop,
 }
 
 impl Guard {
@@ -26,7 +29,14 @@ impl Guard {
             deadline,
             hit: AtomicBool::new(false),
             missing: AtomicBool::new(false),
+            stop: Stop::default(),
         }
+    }
+
+    /// The same guard, also stopping once `stop` is set.
+    pub(super) fn or(mut self, stop: &Stop) -> Guard {
+        self.stop = stop.clone();
+        self
     }
 
     /// Whether the build must stop now (the deadline has passed, here or in another task).
@@ -34,7 +44,7 @@ impl Guard {
         if self.hit.load(Ordering::Relaxed) {
             return true;
         }
-        let passed = self.deadline.is_some_and(|d| Instant::now() >= d);
+        let passed = self.stop.is_set() || self.deadline.is_some_and(|d| Instant::now() >= d);
         if passed {
             self.hit.store(true, Ordering::Relaxed);
         }

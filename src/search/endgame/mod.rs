@@ -34,6 +34,7 @@ use crate::rules::piece::Color;
 use crate::rules::position::Position;
 
 use super::score::Score;
+use super::stop::Stop;
 use build::{Guard, Pace};
 use pieces::{Material, Pieces};
 use reach::Reach;
@@ -75,6 +76,8 @@ pub struct EndgameDb {
     reach: Option<Reach>,
     /// Index slots built or analysed by this value (not read from the store).
     analysed: usize,
+    /// Stops a build from outside, as its deadline does.
+    stop: Stop,
 }
 
 impl EndgameDb {
@@ -86,6 +89,11 @@ impl EndgameDb {
             store: Some(store),
             ..EndgameDb::default()
         }
+    }
+
+    /// Makes every later build give up once `stop` is set, as at its deadline.
+    pub fn set_stop(&mut self, stop: Stop) {
+        self.stop = stop;
     }
 
     /// The store read from, if any.
@@ -176,7 +184,7 @@ impl EndgameDb {
             match Pieces::of(pos) {
                 // Kept by an earlier run: read at once.
                 Some(p) if self.fitting(pos, MAX_POSITIONS).is_none() && self.reach_stored(p) => {
-                    self.prepare_reach(p, &Guard::until(deadline))
+                    self.prepare_reach(p, &Guard::until(deadline).or(&self.stop))
                 }
                 _ => Ok(false),
             }
@@ -235,7 +243,7 @@ impl EndgameDb {
         pos: &Position,
         deadline: Option<Instant>,
     ) -> Result<bool, BuildError> {
-        let guard = Guard::until(deadline);
+        let guard = Guard::until(deadline).or(&self.stop);
         let Some(m) = self.fitting(pos, MAX_POSITIONS) else {
             if self.covers(pos) {
                 return Ok(true);
@@ -279,7 +287,7 @@ impl EndgameDb {
         deadline: Option<Instant>,
     ) -> Result<bool, BuildError> {
         match Pieces::of(pos) {
-            Some(p) => self.prepare_reach(p, &Guard::until(deadline)),
+            Some(p) => self.prepare_reach(p, &Guard::until(deadline).or(&self.stop)),
             None => Ok(false),
         }
     }

@@ -29,7 +29,7 @@ const PUZZLE_KING: i32 = 140;
 const ADVANCE: i32 = 3;
 /// Per man still on its home row while the enemy has men that could be crowned there.
 const BACK_GUARD: i32 = 6;
-/// Per king on the 16 central cells.
+/// Per king on the centre ([`CENTRE`]).
 const PUZZLE_KING_CENTRE: i32 = 6;
 /// Per cell of distance between each king of the side ahead and the nearest enemy piece.
 const CHASE: i32 = 3;

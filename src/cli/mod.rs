@@ -16,10 +16,12 @@ mod matches;
 mod memory;
 pub mod output;
 mod perft;
+mod selfplay;
 mod server;
 mod show;
 mod solve;
 mod think;
+mod train;
 mod verify;
 
 use agent::{AgentArgs, CalibrateArgs};
@@ -31,10 +33,12 @@ use hackerrank::HackerRankArgs;
 use host::HostArgs;
 use matches::MatchArgs;
 use perft::PerftArgs;
+use selfplay::SelfPlayArgs;
 use server::ServerArgs;
 use show::ShowArgs;
 use solve::SolveArgs;
 use think::ThinkArgs;
+use train::TrainArgs;
 use verify::VerifyArgs;
 
 /// A checkers (English draughts) engine: solves endgame puzzles optimally, plays, and speaks the
@@ -146,6 +150,15 @@ pub enum Command {
     /// from $CHECKERS_EGDB or the platform's cache directory when it exists). Each class is a
     /// file with a checksum: a damaged one is never trusted, and rebuilt.
     Egdb(EgdbArgs),
+    /// Self-play for training the evaluation: labelled positions, one file per chunk of games.
+    ///
+    /// Resumable (written chunks are kept) and shardable (--shard K/N); see docs/training.md.
+    Selfplay(SelfPlayArgs),
+    /// Fit the trained evaluation to self-play data (log-loss, Adam) and write a weights file.
+    ///
+    /// Prints the held-out loss after every epoch; the same data, settings and seed give the
+    /// same bytes. See docs/training.md.
+    Train(TrainArgs),
 }
 
 impl Cli {
@@ -166,6 +179,8 @@ impl Cli {
             Some(Command::Think(args)) => think::run(&args, started),
             Some(Command::Match(args)) => matches::run(&args),
             Some(Command::Egdb(args)) => egdb::run(&args),
+            Some(Command::Selfplay(args)) => selfplay::run(&args),
+            Some(Command::Train(args)) => train::run(&args),
             None => solve::run(&self.solve),
         }
     }

@@ -9,9 +9,10 @@ use clap::{Args, ValueEnum};
 
 use checkers::formats::{input, notation};
 
-use super::output;
+use super::output::{self, BadInput};
 use checkers::play::{Clock, Engine, EngineOptions, Game};
 use checkers::rules::draw::DrawRule;
+use checkers::search::eval::{Evaluator, Weights};
 use checkers::{Color, Position};
 
 /// The side to move in a board file.
@@ -62,6 +63,14 @@ pub struct ThinkArgs {
     /// stderr.
     #[arg(long)]
     pub info: bool,
+
+    /// The evaluation: the trained tables (shipped weights) or the hand-set one (the baseline).
+    #[arg(long, value_name = "hand|trained", value_parser = ["hand", "trained"], conflicts_with = "weights")]
+    pub eval: Option<String>,
+
+    /// Trained weights to evaluate with instead of the shipped ones (`checkers train --out`).
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
 }
 
 /// Default thinking time when no limit is given.
@@ -89,11 +98,21 @@ pub fn run(args: &ThinkArgs, started: std::time::Instant) -> Result<ExitCode> {
         // The time counts from process start: what was spent reading the input is gone.
         Clock::per_move(total.saturating_sub(started.elapsed()))
     };
-    let mut engine = Engine::new(EngineOptions {
+    let mut options = EngineOptions {
         nodes: args.nodes,
         depth: args.depth,
         ..EngineOptions::default()
-    });
+    };
+    match (args.eval.as_deref(), &args.weights) {
+        (_, Some(path)) => {
+            options.search.evaluator =
+                Evaluator::from_file(path).map_err(|e| BadInput(e.to_string()))?;
+        }
+        (Some("hand"), None) => options.search.evaluator = Evaluator::Hand(Weights::default()),
+        (Some(_), None) => options.search.evaluator = Evaluator::shipped()?,
+        (None, None) => {}
+    }
+    let mut engine = Engine::new(options);
     let game = Game::new(pos, args.draw_rule);
     let Some(thought) = engine.think(&game, &clock) else {
         output::println("none")?;

@@ -152,9 +152,10 @@ impl Engine {
         if options.search.contempt != defaults.contempt {
             parts.push(format!("contempt={}", options.search.contempt));
         }
-        if let (Evaluator::Hand(w), Evaluator::Hand(d)) =
-            (&options.search.evaluator, &defaults.evaluator)
-        {
+        if options.search.evaluator != defaults.evaluator {
+            parts.extend(options.search.evaluator.spec_option());
+        }
+        if let (Evaluator::Hand(w), d) = (&options.search.evaluator, Weights::default()) {
             for name in Weights::NAMES {
                 if w.get(name) != d.get(name) {
                     parts.push(format!("{name}={}", w.get(name).unwrap_or(0)));

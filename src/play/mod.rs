@@ -4,9 +4,12 @@
 //! ([`spec`]).
 
 pub mod clock;
+pub mod dataset;
 pub mod engine;
 pub mod player;
+pub mod selfplay;
 pub mod spec;
+pub mod train;
 
 /// The game model lives in the rules layer, so that the puzzle solver shares it.
 pub use crate::rules::game::{Forfeit, Game, GameError, Outcome};

@@ -9,6 +9,7 @@ use thiserror::Error;
 
 use super::engine::{Engine, EngineOptions};
 use super::player::{MinimaxPlayer, Player, RandomPlayer};
+use crate::search::eval::{Evaluator, Weights};
 
 /// A parsed player specification, from which players are made.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -137,7 +138,8 @@ impl FromStr for PlayerSpec {
                 let mut o = EngineOptions::default();
                 for opt in options() {
                     const KNOWN: &str = "time=SECONDS, nodes=N, depth=N, table=MIB, contempt=N, \
-                         egdb=DIR, or an evaluation weight such as back_rank=N";
+                         egdb=DIR, eval=hand|trained, weights=FILE, or (after eval=hand) a hand-set \
+                         evaluation weight such as back_rank=N";
                     let Some((key, v)) = opt.split_once('=') else {
                         return Err(unknown(opt, KNOWN));
                     };
@@ -182,6 +184,19 @@ impl FromStr for PlayerSpec {
                             o.search.table_mb = mb as usize;
                         }
                         "egdb" => o.egdb = Some(std::path::PathBuf::from(v)),
+                        "eval" => {
+                            o.search.evaluator = match v {
+                                "hand" => Evaluator::Hand(Weights::default()),
+                                "trained" => {
+                                    Evaluator::shipped().map_err(|e| bad(key, e.to_string()))?
+                                }
+                                _ => return Err(bad(key, format!("`{v}` is not hand or trained"))),
+                            };
+                        }
+                        "weights" => {
+                            o.search.evaluator = Evaluator::from_file(std::path::Path::new(v))
+                                .map_err(|e| bad(key, e.to_string()))?;
+                        }
                         "contempt" => {
                             o.search.contempt = v
                                 .parse::<i32>()
@@ -254,6 +269,8 @@ mod tests {
             ("engine:nodes=0", "at least 1"),
             ("engine:speed=9", "unknown option"),
             ("engine:depth", "unknown option"),
+            ("engine:eval=neural", "hand or trained"),
+            ("engine:weights=/nonexistent/w.ckw", "/nonexistent/w.ckw"),
         ] {
             let err = text.parse::<PlayerSpec>().unwrap_err().to_string();
             assert!(err.contains(needle), "{text}: {err}");
@@ -267,6 +284,8 @@ mod tests {
             "minimax:3",
             "engine",
             "engine:nodes=100,depth=4",
+            "engine:nodes=100,eval=hand",
+            "engine:eval=hand,back_rank=30",
         ] {
             let spec: PlayerSpec = text.parse().unwrap();
             assert_eq!(spec.to_string().parse::<PlayerSpec>(), Ok(spec));

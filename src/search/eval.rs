@@ -8,8 +8,12 @@
 //! from one field, an [`Evaluator`].
 
 pub mod hand;
+pub mod trained;
 
 pub use hand::Weights;
+
+use std::path::Path;
+use std::sync::Arc;
 
 use crate::rules::bitboard::Bitboard;
 use crate::rules::position::Position;
@@ -46,6 +50,8 @@ pub enum Evaluator {
     Puzzle,
     /// The player's hand-written set with these weights ([`hand::game`]).
     Hand(Weights),
+    /// Trained tables ([`trained`]): the shipped weights, or a file's (`engine:weights=FILE`).
+    Trained(Arc<trained::TrainedWeights>),
 }
 
 impl Default for Evaluator {
@@ -62,6 +68,52 @@ impl Evaluator {
         match self {
             Evaluator::Puzzle => hand::puzzle(pos),
             Evaluator::Hand(w) => hand::game(pos, w),
+            // Positions the tables do not cover (pieces on light cells) get the hand-set value.
+            Evaluator::Trained(t) => t
+                .evaluate(pos)
+                .map_or_else(|| hand::game(pos, &Weights::default()), Score),
+        }
+    }
+
+    /// The evaluation the player uses unless told otherwise: the shipped trained weights (the
+    /// hand-written set if they could not be read, which a test rules out).
+    #[must_use]
+    pub fn game_default() -> Evaluator {
+        Evaluator::shipped().unwrap_or_default()
+    }
+
+    /// The shipped trained weights.
+    ///
+    /// # Errors
+    /// [`trained::WeightsError`] if the embedded file is damaged.
+    pub fn shipped() -> Result<Evaluator, trained::WeightsError> {
+        static SHIPPED: std::sync::OnceLock<Arc<trained::TrainedWeights>> =
+            std::sync::OnceLock::new();
+        let w = trained::embedded()?;
+        Ok(Evaluator::Trained(Arc::clone(
+            SHIPPED.get_or_init(|| Arc::new(w.clone())),
+        )))
+    }
+
+    /// Trained weights read from `path`.
+    ///
+    /// # Errors
+    /// [`trained::WeightsError`] when the file cannot be read or is refused.
+    pub fn from_file(path: &Path) -> Result<Evaluator, trained::WeightsError> {
+        Ok(Evaluator::Trained(Arc::new(
+            trained::TrainedWeights::from_file(path)?,
+        )))
+    }
+
+    /// How a player spec names this evaluation: `eval=hand`, `eval=trained` (the shipped
+    /// weights), `weights=FILE`; `None` for the puzzle set, which no spec selects.
+    #[must_use]
+    pub fn spec_option(&self) -> Option<String> {
+        match self {
+            Evaluator::Puzzle => None,
+            Evaluator::Hand(_) => Some("eval=hand".to_owned()),
+            Evaluator::Trained(w) if w.source() == "embedded" => Some("eval=trained".to_owned()),
+            Evaluator::Trained(w) => Some(format!("weights={}", w.source())),
         }
     }
 
@@ -70,7 +122,7 @@ impl Evaluator {
     pub fn weights_mut(&mut self) -> Option<&mut Weights> {
         match self {
             Evaluator::Hand(w) => Some(w),
-            Evaluator::Puzzle => None,
+            Evaluator::Puzzle | Evaluator::Trained(_) => None,
         }
     }
 }

@@ -98,7 +98,7 @@ impl Default for GameOptions {
         GameOptions {
             table_mb: 4,
             contempt: 0,
-            evaluator: Evaluator::default(),
+            evaluator: Evaluator::game_default(),
         }
     }
 }

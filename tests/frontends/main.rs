@@ -9,3 +9,4 @@ mod hackerrank;
 mod matches;
 mod outputs;
 mod play;
+mod training;

@@ -148,6 +148,14 @@ pub fn store_dir(chosen: Option<&PathBuf>) -> Option<PathBuf> {
     chosen.cloned().or_else(Store::default_dir)
 }
 
+/// The database directory chosen (or the default one) and the databases kept there.
+fn open_store(egdb: Option<&PathBuf>) -> Result<(PathBuf, EndgameDb)> {
+    let dir = store_dir(egdb)
+        .context("no cache directory on this platform: choose one with --egdb DIR")?;
+    let db = EndgameDb::with_store(Store::new(&dir));
+    Ok((dir, db))
+}
+
 /// Runs `checkers egdb`.
 pub fn run(args: &EgdbArgs) -> Result<ExitCode> {
     match &args.action {
@@ -205,9 +213,7 @@ pub fn run(args: &EgdbArgs) -> Result<ExitCode> {
 
 /// Runs `checkers egdb reach`.
 fn reach(puzzles: &[PathBuf], egdb: Option<&PathBuf>, quiet: bool) -> Result<ExitCode> {
-    let dir = store_dir(egdb)
-        .context("no cache directory on this platform: choose one with --egdb DIR")?;
-    let mut db = EndgameDb::with_store(Store::new(&dir));
+    let (_, mut db) = open_store(egdb)?;
     let started = Instant::now();
     for path in puzzles {
         let pos = input::read_puzzle(path, None)?;
@@ -265,10 +271,8 @@ fn build(
     max_memory: Option<usize>,
     quiet: bool,
 ) -> Result<ExitCode> {
-    let dir = store_dir(egdb)
-        .context("no cache directory on this platform: choose one with --egdb DIR")?;
+    let (dir, mut db) = open_store(egdb)?;
     set_threads(threads)?;
-    let mut db = EndgameDb::with_store(Store::new(&dir));
     let plan = db.build_plan(usize::from(pieces));
     let limit = max_memory.map(|m| m << 20).or_else(available_memory);
     if let Some(limit) = limit {
@@ -355,9 +359,7 @@ fn build(
 
 /// Runs `checkers egdb verify`.
 fn verify(egdb: Option<&PathBuf>, class: Option<&str>, options: &CheckOptions) -> Result<ExitCode> {
-    let dir = store_dir(egdb)
-        .context("no cache directory on this platform: choose one with --egdb DIR")?;
-    let mut db = EndgameDb::with_store(Store::new(&dir));
+    let (dir, mut db) = open_store(egdb)?;
     let started = Instant::now();
     let (mut classes, mut checked, mut wrong) = (0usize, 0usize, 0usize);
     let (mut sampled, mut decided, mut disagreed) = (0usize, 0usize, 0usize);
@@ -408,9 +410,7 @@ fn verify(egdb: Option<&PathBuf>, class: Option<&str>, options: &CheckOptions) -
 
 /// Runs `checkers egdb probe`.
 fn probe(pieces: usize, egdb: Option<&PathBuf>, count: usize, seed: u64) -> Result<ExitCode> {
-    let dir = store_dir(egdb)
-        .context("no cache directory on this platform: choose one with --egdb DIR")?;
-    let db = EndgameDb::with_store(Store::new(&dir));
+    let (dir, db) = open_store(egdb)?;
     let mut state = seed;
     let mut next = || {
         // SplitMix64.
@@ -476,10 +476,8 @@ fn build_class(
     threads: Option<usize>,
     quiet: bool,
 ) -> Result<ExitCode> {
-    let dir = store_dir(egdb)
-        .context("no cache directory on this platform: choose one with --egdb DIR")?;
+    let (dir, mut db) = open_store(egdb)?;
     set_threads(threads)?;
-    let mut db = EndgameDb::with_store(Store::new(&dir));
     let r = db
         .build_store_class(class)
         .with_context(|| format!("building {class} in {}", dir.display()))?;

@@ -6,13 +6,10 @@ use super::clock::{Budget, Clock, TimeBudget};
 use super::player::{Player, PlayerError};
 use crate::rules::game::Game;
 use crate::rules::moves::Move;
-use crate::rules::position::Position;
 use crate::search::endgame::store::Store;
 use crate::search::endgame::EndgameDb;
 use crate::search::eval::{Evaluator, Weights};
-use crate::search::game::{
-    is_reversible, GameLimits, GameOptions, GameRoot, GameSearcher, Stopwatch,
-};
+use crate::search::game::{GameLimits, GameOptions, GameRoot, GameSearcher, Stopwatch};
 use crate::search::GameThought;
 
 /// What the game driver found for a move.
@@ -46,18 +43,6 @@ impl Stopwatch for Clock {
     fn elapsed(&self) -> Duration {
         Clock::elapsed(self)
     }
-}
-
-/// The positions of `game` since its last irreversible move (anything but a king's step),
-/// oldest first, ending with the current one.
-fn since_irreversible(game: &Game) -> &[Position] {
-    let positions = game.positions();
-    let moves = game.moves();
-    let mut first = positions.len() - 1;
-    while first > 0 && is_reversible(&positions[first - 1], moves[first - 1]) {
-        first -= 1;
-    }
-    &positions[first..]
 }
 
 impl Engine {
@@ -115,7 +100,7 @@ impl Engine {
             }
         }
         let root = GameRoot {
-            history: since_irreversible(game),
+            history: game.reversible_tail(),
             quiet_plies: game.quiet_plies(),
             rule: game.draw_rule(),
             crowning: game.crowning_rule(),

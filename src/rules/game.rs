@@ -353,20 +353,23 @@ impl Game {
         None
     }
 
-    /// The positions since the last progress, oldest first, ending with the current one: the
-    /// only ones a later position can repeat under the quiet-move counting. (Under
-    /// [`DrawRule::None`] crowning and capture are still irreversible, so the same holds.)
+    /// The positions since the last irreversible move (anything but a king's step, see
+    /// [`is_reversible`]), oldest first, ending with the current one: the only ones a later
+    /// position can repeat.
     #[must_use]
     pub fn reversible_tail(&self) -> &[Position] {
-        let n = self.positions.len();
-        let mut first = n - 1;
-        while first > 0 && self.quiet[first] > 0 {
+        let mut first = self.positions.len() - 1;
+        while first > 0 && is_reversible(&self.positions[first - 1], self.moves[first - 1]) {
             first -= 1;
         }
-        // quiet[first] == 0: the position after the last progress (or the start); a position
-        // joined in progress with a non-zero count has no earlier positions anyway.
         &self.positions[first..]
     }
+}
+
+/// Whether `mv` in `pos` could be undone: a king's step (no capture, no man moved).
+#[must_use]
+pub fn is_reversible(pos: &Position, mv: Move) -> bool {
+    !mv.is_capture() && pos.kings().contains(mv.from())
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::rules::draw::DrawRule;
+use crate::rules::game::is_reversible;
 use crate::rules::movegen::{self, CrowningRule, Routes};
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::position::Position;
@@ -684,12 +685,6 @@ impl GameSearcher {
         }
         pv
     }
-}
-
-/// Whether `mv` in `pos` could be undone: a king's step (no capture, no man moved).
-#[must_use]
-pub fn is_reversible(pos: &Position, mv: Move) -> bool {
-    !mv.is_capture() && pos.kings().contains(mv.from())
 }
 
 #[cfg(test)]

@@ -69,7 +69,7 @@ pub struct SelfPlayArgs {
     /// Positions of at most this many pieces are looked up in the databases (0: none); the
     /// folder should hold every class of that size (`checkers egdb build --pieces N`).
     #[arg(long = "egdb-pieces", value_name = "N", default_value_t = 5,
-          value_parser = clap::value_parser!(u32).range(0..=5))]
+          value_parser = clap::value_parser!(u32).range(0..=6))]
     pub egdb_pieces: u32,
 
     /// No progress bar.

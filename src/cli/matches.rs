@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -14,9 +15,11 @@ use super::output::{self, BadInput};
 use checkers::play::{Player, PlayerSpec, SpecError, TimeMeasure};
 use checkers::rules::draw::DrawRule;
 use checkers::tools::arena::{
-    games_to_pdn, run_match, MatchConfig, PlayerFactory, Summary, TimeControl, DEFAULT_MAX_PLIES,
+    games_to_pdn, run_match_from, MatchConfig, PlayerFactory, Summary, TimeControl,
+    DEFAULT_MAX_PLIES,
 };
 use checkers::tools::host::{ExternalAgent, SPEC_PREFIX};
+use checkers::tools::journal::{Journal, JournalError};
 use checkers::tools::openings::{self, Opening};
 
 /// Arguments of `match`.
@@ -47,8 +50,9 @@ pub struct MatchArgs {
     #[arg(long = "time-per-game", value_name = "S", value_parser = parse_seconds)]
     pub time_per_game: Option<f64>,
 
-    /// Openings file (lines of moves from the start), or `start` for none; default: the 156
-    /// ACF three-move ballots.
+    /// Openings file (lines of moves from the start, or FEN lines: games from that position),
+    /// or `start` for none; default: the 156 ACF three-move ballots. Each is played twice,
+    /// colours swapped.
     #[arg(long, value_name = "FILE|start")]
     pub openings: Option<String>,
 
@@ -61,6 +65,13 @@ pub struct MatchArgs {
     /// Write every game to this file as PDN.
     #[arg(long, value_name = "FILE")]
     pub pdn: Option<PathBuf>,
+
+    /// Record each finished game in this file as it ends (created when missing); running the
+    /// same command again plays only the games not yet recorded and reports the whole match.
+    /// A journal of another match (players, clock, draw rule, openings) is refused; one of a
+    /// shorter match is extended.
+    #[arg(long, value_name = "FILE")]
+    pub journal: Option<PathBuf>,
 
     /// Games played at once.
     #[arg(long, value_name = "N", default_value_t = 1,
@@ -128,7 +139,7 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
         Some(path) => {
             let bytes = files::read_bytes(path.as_ref())?;
             let text = String::from_utf8_lossy(&bytes);
-            openings::parse_openings(&text).map_err(|e| BadInput(format!("{path}: {e}")))?
+            openings::parse_match_openings(&text).map_err(|e| BadInput(format!("{path}: {e}")))?
         }
         None => openings::shuffled(
             openings::parse_openings(openings::THREE_MOVE_BALLOTS)
@@ -153,13 +164,49 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
         max_plies: DEFAULT_MAX_PLIES,
         measure: TimeMeasure::ThreadCpu,
     };
+    let (journal, done) = match &args.journal {
+        Some(path) => {
+            let (journal, done) = Journal::open(path, &config).map_err(|e| match e {
+                JournalError::Io { .. } => anyhow::Error::from(e),
+                other => BadInput(other.to_string()).into(),
+            })?;
+            if !done.is_empty() {
+                eprintln!(
+                    "{}: {} of the {} games already played",
+                    path.display(),
+                    done.len(),
+                    config.games
+                );
+            }
+            (Some(Mutex::new(journal)), done)
+        }
+        None => (None, Vec::new()),
+    };
     let bar = ProgressBar::new(u64::from(args.games));
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed_precise} {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let tally = std::sync::Mutex::new(Summary::default());
-    let games = run_match(&config, &|g| {
+    bar.set_position(done.len() as u64);
+    let tally = Mutex::new(Summary::of(&done));
+    // The first failure to write the journal; the match stops recording after it.
+    let journal_error: Mutex<Option<JournalError>> = Mutex::new(None);
+    let games = run_match_from(&config, done, &|g| {
+        if let Some(journal) = &journal {
+            let mut slot = journal_error.lock().unwrap_or_else(PoisonError::into_inner);
+            if slot.is_none() {
+                let written = journal
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .append(g);
+                if let Err(e) = written {
+                    bar.println(format!(
+                        "warning: {e}; the games from now on are not recorded"
+                    ));
+                    *slot = Some(e);
+                }
+            }
+        }
         if let Ok(mut t) = tally.lock() {
             *t = t.with_game(g);
             bar.set_message(format!("+{} ={} -{}", t.wins, t.draws, t.losses));
@@ -209,6 +256,12 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
     if let Some(path) = &args.pdn {
         let event = format!("{} vs {}", config.player1.name(), config.player2.name());
         files::write_atomic(path, &games_to_pdn(&games, &event)?)?;
+    }
+    if let Some(e) = journal_error
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+    {
+        return Err(anyhow::Error::from(e).context("the journal is missing games of this match"));
     }
     Ok(ExitCode::SUCCESS)
 }

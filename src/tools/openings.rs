@@ -1,9 +1,11 @@
 //! Opening lists for matches: lines of moves in standard notation from the start position, such
-//! as the three-move ballots of English checkers shipped in `data/openings-3move.txt`.
+//! as the three-move ballots of English checkers shipped in `data/openings-3move.txt`, and (for
+//! [`parse_match_openings`]) starting positions written as FEN, such as the endgame starts of
+//! `data/endgame-starts.txt`.
 
 use thiserror::Error;
 
-use crate::formats::notation;
+use crate::formats::{fen, notation};
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
@@ -12,12 +14,16 @@ use crate::rules::position::Position;
 /// header for its source.
 pub const THREE_MOVE_BALLOTS: &str = include_str!("../../data/openings-3move.txt");
 
-/// An opening: a name (its text) and its moves from the start position.
+/// An opening: a name (its text) and its moves from the start position, or a position of its
+/// own to start from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {
-    /// The moves as written, e.g. `24-20 12-16 28-24`.
+    /// The moves as written, e.g. `24-20 12-16 28-24`, or the FEN as written.
     pub name: String,
-    /// The moves, each legal in turn from the start position.
+    /// Where the game starts instead of the match's start position (a FEN line), `None` for a
+    /// line of moves.
+    pub start: Option<Position>,
+    /// The moves, each legal in turn from the start position (none after a FEN).
     pub moves: Vec<Move>,
 }
 
@@ -27,6 +33,7 @@ impl Opening {
     pub fn start() -> Opening {
         Opening {
             name: "start".to_owned(),
+            start: None,
             moves: Vec::new(),
         }
     }
@@ -45,6 +52,14 @@ pub enum OpeningError {
         /// The legal moves, for the message.
         legal: String,
     },
+    /// A FEN line is not a position (only [`parse_match_openings`] reads them).
+    #[error("line {line}: {reason}")]
+    Fen {
+        /// Line number from 1.
+        line: usize,
+        /// What is wrong, at which column.
+        reason: String,
+    },
     /// The text holds no opening.
     #[error("no opening found (lines of moves such as `24-20 12-16 28-24`)")]
     Empty,
@@ -53,10 +68,33 @@ pub enum OpeningError {
 /// Reads openings, one per line; `#` starts a comment, blank lines are skipped. A capture may be
 /// written with every landing square (`22x15x8`) or with its start and end only (`22x8`).
 pub fn parse_openings(text: &str) -> Result<Vec<Opening>, OpeningError> {
+    parse(text, false)
+}
+
+/// Reads openings as [`parse_openings`] does, and also lines holding a FEN (any line with a
+/// `:`, such as `W:W21,22,K23:B1,2,3`, as `../shared/RULES.md` defines it): a game from that
+/// position, its side to move first.
+pub fn parse_match_openings(text: &str) -> Result<Vec<Opening>, OpeningError> {
+    parse(text, true)
+}
+
+fn parse(text: &str, fens: bool) -> Result<Vec<Opening>, OpeningError> {
     let mut openings = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
+            continue;
+        }
+        if fens && line.contains(':') {
+            let start = fen::parse(line).map_err(|e| OpeningError::Fen {
+                line: i + 1,
+                reason: format!("column {}: {}", e.column, e.kind),
+            })?;
+            openings.push(Opening {
+                name: line.to_owned(),
+                start: Some(start),
+                moves: Vec::new(),
+            });
             continue;
         }
         let mut pos = Position::start();
@@ -83,6 +121,7 @@ pub fn parse_openings(text: &str) -> Result<Vec<Opening>, OpeningError> {
         }
         openings.push(Opening {
             name: line.split_whitespace().collect::<Vec<_>>().join(" "),
+            start: None,
             moves,
         });
     }

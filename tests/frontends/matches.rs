@@ -302,3 +302,138 @@ fn illegal_or_missing_moves_forfeit_and_the_match_goes_on() {
         }
     }
 }
+
+/// A match stopped part way (here: run for fewer games) and run again with the same journal
+/// plays only the missing games, and the whole is the match played in one go.
+#[test]
+fn a_journal_resumes_a_match_with_the_same_games() {
+    use checkers::tools::arena::run_match_from;
+    use checkers::tools::journal::Journal;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("match.journal");
+    let cfg = |games| {
+        config(
+            "engine:nodes=400",
+            "engine:nodes=250",
+            games,
+            2,
+            TimeControl::Unlimited,
+        )
+    };
+    let play = |games: usize| -> Vec<PlayedGame> {
+        let (journal, done) = Journal::open(&path, &cfg(games)).expect("journal opens");
+        let journal = std::sync::Mutex::new(journal);
+        let resumed: Vec<usize> = done.iter().map(|g| g.index).collect();
+        let played = std::sync::Mutex::new(Vec::new());
+        let games = run_match_from(&cfg(games), done, &|g| {
+            journal.lock().expect("lock").append(g).expect("recorded");
+            played.lock().expect("lock").push(g.index);
+        })
+        .expect("match runs");
+        let mut played = played.into_inner().expect("lock");
+        played.sort_unstable();
+        let all: Vec<usize> = (0..games.len()).collect();
+        let mut both = [resumed, played].concat();
+        both.sort_unstable();
+        assert_eq!(both, all, "each game played once");
+        games
+    };
+    let key = |g: &PlayedGame| (g.index, g.moves.clone(), g.outcome.clone(), g.player1_red);
+    let first = play(3);
+    assert_eq!(first.len(), 3);
+    // Extended: games 0-2 read back, 3-5 played.
+    let resumed = play(6);
+    assert_eq!(resumed.len(), 6);
+    assert_eq!(
+        resumed[..3].iter().map(key).collect::<Vec<_>>(),
+        first.iter().map(key).collect::<Vec<_>>()
+    );
+    for (a, b) in resumed[..3].iter().zip(&first) {
+        assert_eq!(a, b, "read back whole, times included");
+    }
+    let fresh = run_match(&cfg(6), &|_| {}).expect("match runs");
+    assert_eq!(
+        resumed.iter().map(key).collect::<Vec<_>>(),
+        fresh.iter().map(key).collect::<Vec<_>>()
+    );
+    // All recorded: nothing left to play.
+    let (_, done) = Journal::open(&path, &cfg(6)).expect("journal opens");
+    assert_eq!(done.len(), 6);
+    // A shorter match than the journal's is refused, naming the game.
+    let err = Journal::open(&path, &cfg(4)).expect_err("refused");
+    assert!(err.to_string().contains("game 5 recorded"), "{err}");
+}
+
+/// The journal through the command: resumed, a record cut short ignored and cut off, a journal of
+/// another match or a damaged record refused with exit code 2.
+#[test]
+fn match_journal_resumes_and_refuses_other_matches() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let journal = dir.path().join("match.journal");
+    let run = |player2: &str, games: &str| {
+        let mut cmd = checkers();
+        cmd.args([
+            "match",
+            "--player1",
+            "engine:nodes=300",
+            "--player2",
+            player2,
+            "--games",
+            games,
+            "--jobs",
+            "2",
+            "--journal",
+        ])
+        .arg(&journal);
+        cmd
+    };
+    run("random", "2").assert().success();
+    let text = std::fs::read_to_string(&journal).expect("journal written");
+    assert_eq!(text.lines().filter(|l| l.starts_with("game\t")).count(), 2);
+    // A record cut short by a stop: ignored, cut off, and the game played again.
+    let half = "game\t2\t1\twin:red\t11-15 2";
+    std::fs::write(&journal, format!("{text}{half}")).expect("written");
+    run("random", "4")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("2 of the 4 games already played"))
+        .stdout(predicate::str::contains(": 4 games"));
+    let text = std::fs::read_to_string(&journal).expect("journal written");
+    let records: Vec<&str> = text.lines().filter(|l| l.starts_with("game\t")).collect();
+    assert_eq!(records.len(), 4);
+    assert!(!text.contains(half));
+    // A complete record with a wrong checksum at the end: also a stop's leftover.
+    let last = records[3];
+    let mut flipped = last.to_owned();
+    let digit = if last.ends_with('0') { "1" } else { "0" };
+    flipped.replace_range(last.len() - 1.., digit);
+    std::fs::write(&journal, text.replace(last, &flipped)).expect("written");
+    run("random", "4")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("3 of the 4 games already played"));
+    // A damaged record before the last one is refused, naming the line.
+    let text = std::fs::read_to_string(&journal).expect("journal written");
+    let first = text
+        .lines()
+        .find(|l| l.starts_with("game\t"))
+        .expect("a record");
+    let damaged = first.replacen("game\t", "game\t9", 1);
+    std::fs::write(&journal, text.replacen(first, &damaged, 1)).expect("written");
+    run("random", "4")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("damaged record"));
+    std::fs::write(&journal, &text).expect("written");
+    // Another opponent: another match.
+    run("random:seed=2", "4").assert().code(2).stderr(
+        predicate::str::contains("journal of another match")
+            .and(predicate::str::contains("player2")),
+    );
+    // Not a journal at all.
+    std::fs::write(&journal, "[Event \"x\"]\n").expect("written");
+    run("random", "4")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not a match journal"));
+}

@@ -20,7 +20,7 @@ use checkers::tools::arena::{
 };
 use checkers::tools::host::{ExternalAgent, SPEC_PREFIX};
 use checkers::tools::journal::{Journal, JournalError};
-use checkers::tools::openings::{self, Opening};
+use checkers::tools::openings::{self, EndgameStartOptions, Opening};
 
 /// Arguments of `match`.
 #[derive(Debug, Args)]
@@ -280,4 +280,148 @@ fn signed(x: f64) -> String {
     } else {
         format!("{x:+.0}")
     }
+}
+
+/// Arguments of `endgame-starts`.
+#[derive(Debug, Args)]
+pub struct EndgameStartsArgs {
+    /// Where to write the positions, one FEN a line (`-`: standard output); `match --openings`
+    /// reads the file.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+
+    /// Fewest pieces of a position.
+    #[arg(long = "min-pieces", value_name = "N", default_value_t = 6,
+          value_parser = clap::value_parser!(u32).range(2..=24))]
+    pub min_pieces: u32,
+
+    /// Most pieces of a position.
+    #[arg(long = "max-pieces", value_name = "N", default_value_t = 10,
+          value_parser = clap::value_parser!(u32).range(2..=24))]
+    pub max_pieces: u32,
+
+    /// Nodes a move of the engine's games from the openings.
+    #[arg(long, value_name = "N", default_value_t = 4_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+
+    /// Nodes of the search that scores each position.
+    #[arg(long = "score-nodes", value_name = "N", default_value_t = 50_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub score_nodes: u64,
+
+    /// Keep positions scored within this many hundredths of a man of even.
+    #[arg(long, value_name = "CENTS", default_value_t = 60,
+          value_parser = clap::value_parser!(i32).range(0..=10_000))]
+    pub bound: i32,
+
+    /// Seed of the random moves after each opening and of the order of the positions.
+    #[arg(long, value_name = "N", default_value_t = 22)]
+    pub seed: u64,
+
+    /// Random moves after each opening.
+    #[arg(long = "random-plies", value_name = "N", default_value_t = 2,
+          value_parser = clap::value_parser!(u32).range(0..=40))]
+    pub random_plies: u32,
+
+    /// Openings file (lines of moves, or FEN lines); default: the 156 ACF three-move ballots.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+
+    /// Draw rules of the games (see `match --help`).
+    #[arg(long = "draw-rule", value_name = "RULE", default_value = "fifty-moves")]
+    pub draw_rule: DrawRule,
+
+    /// Games played at once (the result does not depend on it).
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: u32,
+}
+
+/// Runs `endgame-starts`.
+pub fn run_endgame_starts(args: &EndgameStartsArgs) -> Result<ExitCode> {
+    if args.min_pieces > args.max_pieces {
+        return Err(BadInput(format!(
+            "--min-pieces {} is more than --max-pieces {}",
+            args.min_pieces, args.max_pieces
+        ))
+        .into());
+    }
+    let list = match &args.openings {
+        Some(path) => {
+            let text = String::from_utf8_lossy(&files::read_bytes(path)?).into_owned();
+            openings::parse_match_openings(&text)
+                .map_err(|e| BadInput(format!("{}: {e}", path.display())))?
+        }
+        None => openings::parse_openings(openings::THREE_MOVE_BALLOTS)
+            .context("the shipped openings")?,
+    };
+    let options = EndgameStartOptions {
+        pieces: args.min_pieces..=args.max_pieces,
+        play_nodes: args.nodes,
+        score_nodes: args.score_nodes,
+        bound: args.bound,
+        seed: args.seed,
+        random_plies: args.random_plies as usize,
+        draw_rule: args.draw_rule,
+    };
+    let jobs = args.jobs as usize;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .with_context(|| format!("starting {jobs} threads"))?;
+    let found = pool.install(|| openings::endgame_starts(&list, &options));
+    // A fixed shuffle, so that a match shorter than the list still meets every piece count and
+    // many openings.
+    let mut order: Vec<usize> = (0..found.len()).collect();
+    let mut rng = checkers::play::player::SplitMix64::new(args.seed);
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+    let starts: Vec<_> = order.iter().map(|&i| found[i].clone()).collect();
+    let mut counts = std::collections::BTreeMap::new();
+    for s in &starts {
+        *counts.entry(s.pieces).or_insert(0u32) += 1;
+    }
+    let per_count: Vec<String> = counts.iter().map(|(p, n)| format!("{n} of {p}")).collect();
+    let source = match &args.openings {
+        Some(path) => format!("the openings of {}", path.display()),
+        None => "the 156 ACF three-move ballots (data/openings-3move.txt)".to_owned(),
+    };
+    let header = format!(
+        "Endgame starting positions for `checkers match --openings FILE`: {} positions ({}).\n\
+         From {source}: after each opening and {} seeded random moves, the engine played itself at\n\
+         {} nodes a move ({} rules); the first position of each count of {} to {} pieces whose side\n\
+         to move has no capture, scored by a {}-node search within {} hundredths of a man of even.\n\
+         Regenerate: checkers endgame-starts --out FILE --min-pieces {} --max-pieces {} --nodes {} \\\n\
+         \x20 --score-nodes {} --bound {} --seed {} --random-plies {} --draw-rule {}",
+        starts.len(),
+        per_count.join(", "),
+        args.random_plies,
+        args.nodes,
+        args.draw_rule,
+        args.min_pieces,
+        args.max_pieces,
+        args.score_nodes,
+        args.bound,
+        args.min_pieces,
+        args.max_pieces,
+        args.nodes,
+        args.score_nodes,
+        args.bound,
+        args.seed,
+        args.random_plies,
+        args.draw_rule,
+    );
+    let text = openings::endgame_starts_text(&starts, &header)?;
+    files::write_output(&args.out, text.as_bytes())?;
+    if !files::is_stdio(&args.out) {
+        eprintln!(
+            "{}: {} positions ({})",
+            args.out.display(),
+            starts.len(),
+            per_count.join(", ")
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }

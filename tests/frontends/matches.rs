@@ -437,3 +437,98 @@ fn match_journal_resumes_and_refuses_other_matches() {
         .code(2)
         .stderr(predicate::str::contains("not a match journal"));
 }
+
+/// Endgame starts: positions of the piece counts asked for, the side to move without a capture,
+/// scored within the bound, the same for the same options, and readable as openings.
+#[test]
+fn endgame_starts_are_quiet_balanced_repeatable_and_read_back() {
+    use checkers::tools::openings::{
+        endgame_starts, endgame_starts_text, parse_match_openings, EndgameStartOptions,
+    };
+    let ballots = parse_openings(THREE_MOVE_BALLOTS).expect("shipped openings");
+    let options = EndgameStartOptions {
+        pieces: 6..=10,
+        play_nodes: 300,
+        score_nodes: 1_000,
+        bound: 80,
+        ..EndgameStartOptions::default()
+    };
+    let starts = endgame_starts(&ballots[..6], &options);
+    assert!(!starts.is_empty());
+    assert_eq!(starts, endgame_starts(&ballots[..6], &options));
+    for s in &starts {
+        let pieces = s.position.occupied().count();
+        assert_eq!(pieces, s.pieces);
+        assert!((6..=10).contains(&pieces), "{pieces}");
+        assert!(s.score.abs() <= 80, "{}", s.score);
+        assert!(!legal_moves(&s.position).iter().any(|m| m.is_capture()));
+    }
+    let text = endgame_starts_text(&starts, "test\nstarts").expect("FEN");
+    assert!(text.starts_with("# test\n# starts\n"));
+    let read = parse_match_openings(&text).expect("read back");
+    assert_eq!(read.len(), starts.len());
+    for (o, s) in read.iter().zip(&starts) {
+        assert_eq!(o.start, Some(s.position));
+        assert!(o.moves.is_empty());
+    }
+    // Move lines and FEN lines side by side; a bad FEN named by its line.
+    let mixed = parse_match_openings("24-20 12-16 28-24\nB:W21,K23:B1,2\n").expect("mixed");
+    assert_eq!(mixed.len(), 2);
+    assert_eq!(mixed[0].start, None);
+    assert_eq!(mixed[1].start.map(|p| p.occupied().count()), Some(4));
+    let err = parse_match_openings("24-20\nW:W21,40:B1\n").expect_err("square 40");
+    assert!(err.to_string().starts_with("line 2:"), "{err}");
+    // The plain reader (self-play's) still takes moves only.
+    assert!(parse_openings("W:W21:B1\n").is_err());
+}
+
+/// A match from FEN starts, the engine reading endgame databases on two threads against the
+/// engine without them: legal games, no forfeits, each start twice with colours swapped.
+#[test]
+fn match_plays_fen_starts_with_egdb_engines_on_two_jobs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let egdb = dir.path().join("egdb");
+    checkers()
+        .args(["egdb", "build", "--pieces", "4", "-q", "--egdb"])
+        .arg(&egdb)
+        .assert()
+        .success();
+    let starts = dir.path().join("starts.txt");
+    std::fs::write(
+        &starts,
+        "# two endgames\nW:W22,K25:B9,K12\nB:W27,30,K18:B3,K7\n",
+    )
+    .expect("written");
+    let pdn = dir.path().join("games.pdn");
+    checkers()
+        .args(["match", "--player1"])
+        .arg(format!("engine:nodes=2000,egdb={}", egdb.display()))
+        .args([
+            "--player2",
+            "engine:nodes=2000",
+            "--games",
+            "4",
+            "--jobs",
+            "2",
+            "--time-per-move",
+            "5",
+            "--openings",
+        ])
+        .arg(&starts)
+        .arg("--pdn")
+        .arg(&pdn)
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains(": 4 games").and(predicate::str::contains(
+                "forfeits on time: player1 0, player2 0",
+            )),
+        );
+    let text = std::fs::read_to_string(&pdn).expect("pdn written");
+    let games = checkers::formats::pdn::parse_games(&text).expect("our PDN reads back");
+    assert_eq!(games.len(), 4);
+    let first = checkers::formats::fen::parse("W:W22,K25:B9,K12").expect("FEN");
+    assert_eq!(games[0].start, first);
+    assert_eq!(games[1].start, first);
+    assert_ne!(games[2].start, first);
+}

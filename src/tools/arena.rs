@@ -17,12 +17,14 @@ use thiserror::Error;
 use crate::formats::fen::NotStandard;
 use crate::formats::notation;
 use crate::formats::pdn::{self, GameResult};
-use crate::play::{Clock, Player, PlayerError, PlayerSpec, TimeMeasure};
+use crate::play::{Clock, Engine, Player, PlayerError, PlayerSpec, TimeMeasure};
 use crate::rules::draw::DrawRule;
 use crate::rules::game::{Forfeit, Game, Outcome};
 use crate::rules::moves::Move;
 use crate::rules::piece::Color;
 use crate::rules::position::Position;
+use crate::search::endgame::store::Store;
+use crate::search::endgame::EndgameDb;
 
 use super::openings::Opening;
 
@@ -45,9 +47,20 @@ impl PlayerFactory {
         }
     }
 
-    /// A factory of built-in players.
+    /// A factory of built-in players. Engines reading endgame databases (`engine:egdb=DIR`)
+    /// share one look-up and its cache of decoded blocks, so each game (and each of the games
+    /// played at once) does not read the same blocks again.
     #[must_use]
     pub fn from_spec(spec: &PlayerSpec) -> PlayerFactory {
+        if let PlayerSpec::Engine(options) = spec {
+            if let Some(dir) = &options.egdb {
+                let db = Arc::new(EndgameDb::with_store(Store::new(dir)));
+                let options = options.clone();
+                return PlayerFactory::new(spec.to_string(), move |_| {
+                    Box::new(Engine::with_endgame(options.clone(), Arc::clone(&db)))
+                });
+            }
+        }
         let spec2 = spec.clone();
         PlayerFactory::new(spec.to_string(), move |i| spec2.build(i))
     }

@@ -324,6 +324,11 @@ pub struct EndgameStartsArgs {
           value_parser = clap::value_parser!(u32).range(0..=40))]
     pub random_plies: u32,
 
+    /// Games from each opening, each after its own random moves.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub variations: u32,
+
     /// Openings file (lines of moves, or FEN lines); default: the 156 ACF three-move ballots.
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
@@ -363,6 +368,7 @@ pub fn run_endgame_starts(args: &EndgameStartsArgs) -> Result<ExitCode> {
         bound: args.bound,
         seed: args.seed,
         random_plies: args.random_plies as usize,
+        variations: args.variations as usize,
         draw_rule: args.draw_rule,
     };
     let jobs = args.jobs as usize;
@@ -390,13 +396,15 @@ pub fn run_endgame_starts(args: &EndgameStartsArgs) -> Result<ExitCode> {
     };
     let header = format!(
         "Endgame starting positions for `checkers match --openings FILE`: {} positions ({}).\n\
-         From {source}: after each opening and {} seeded random moves, the engine played itself at\n\
-         {} nodes a move ({} rules); the first position of each count of {} to {} pieces whose side\n\
-         to move has no capture, scored by a {}-node search within {} hundredths of a man of even.\n\
-         Regenerate: checkers endgame-starts --out FILE --min-pieces {} --max-pieces {} --nodes {} \\\n\
-         \x20 --score-nodes {} --bound {} --seed {} --random-plies {} --draw-rule {}",
+         From {source}: {} games from each, after the opening and {} seeded random moves;\n\
+         the engine played itself at {} nodes a move ({} rules); the first position of each count\n\
+         of {} to {} pieces whose side to move has no capture, scored by a {}-node search within\n\
+         {} hundredths of a man of even. Regenerate (the same options give the same file):\n\
+         checkers endgame-starts --out FILE --min-pieces {} --max-pieces {} --nodes {} \\\n\
+         \x20 --score-nodes {} --bound {} --seed {} --random-plies {} --variations {} --draw-rule {}",
         starts.len(),
         per_count.join(", "),
+        args.variations,
         args.random_plies,
         args.nodes,
         args.draw_rule,
@@ -411,6 +419,7 @@ pub fn run_endgame_starts(args: &EndgameStartsArgs) -> Result<ExitCode> {
         args.bound,
         args.seed,
         args.random_plies,
+        args.variations,
         args.draw_rule,
     );
     let text = openings::endgame_starts_text(&starts, &header)?;

@@ -162,6 +162,8 @@ pub struct EndgameStartOptions {
     pub seed: u64,
     /// How many random moves (0: the engine's games from the openings as they are).
     pub random_plies: usize,
+    /// Games from each opening, each after its own random moves.
+    pub variations: usize,
     /// The draw rules of the games (and of the scoring search).
     pub draw_rule: DrawRule,
 }
@@ -175,6 +177,7 @@ impl Default for EndgameStartOptions {
             bound: 60,
             seed: 22,
             random_plies: 2,
+            variations: 1,
             draw_rule: DrawRule::FiftyMoves,
         }
     }
@@ -193,8 +196,8 @@ pub struct EndgameStart {
     pub opening: String,
 }
 
-/// Starting positions for endgame matches: from each opening (plus `random_plies` seeded random
-/// moves), the engine (default evaluation, `play_nodes` a move) plays itself; the first position
+/// Starting positions for endgame matches: from each opening (`variations` times, each game
+/// after its own `random_plies` seeded random moves), the engine (default evaluation, `play_nodes` a move) plays itself; the first position
 /// of the game with each piece count of `pieces` whose side to move has no capture is scored by
 /// a search of `score_nodes` and kept when the score is within `bound` of even. Positions found
 /// twice are kept once. The result depends only on the openings and the options (the games run
@@ -202,11 +205,11 @@ pub struct EndgameStart {
 #[must_use]
 pub fn endgame_starts(openings: &[Opening], options: &EndgameStartOptions) -> Vec<EndgameStart> {
     use rayon::prelude::*;
-    let found: Vec<Vec<EndgameStart>> = openings
-        .par_iter()
-        .enumerate()
+    let per = options.variations.max(1);
+    let found: Vec<Vec<EndgameStart>> = (0..openings.len() * per)
+        .into_par_iter()
         .with_max_len(1)
-        .map(|(i, o)| starts_of_opening(i, o, options))
+        .map(|g| starts_of_opening(g, &openings[g / per], options))
         .collect();
     let mut seen = rustc_hash::FxHashSet::default();
     found
@@ -216,7 +219,7 @@ pub fn endgame_starts(openings: &[Opening], options: &EndgameStartOptions) -> Ve
         .collect()
 }
 
-/// The endgame starts of one opening's game.
+/// The endgame starts of game `index` (its random moves' seed), from `opening`.
 fn starts_of_opening(
     index: usize,
     opening: &Opening,

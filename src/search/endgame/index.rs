@@ -119,17 +119,19 @@ pub(super) fn placements(class: Material) -> usize {
 
 /// The place of `p`'s pieces among its class's placements, with the side to move left out.
 pub(super) fn digits(p: Pieces) -> usize {
+    digits_in(p, p.material())
+}
+
+/// [`digits`] of `p`, whose class (`p.material()`) the caller already knows.
+pub(super) fn digits_in(p: Pieces, class: Material) -> usize {
     let [red_kings, red_men, black_kings, black_men] = p.groups;
-    let men_count = (red_men | black_men).count_ones() as usize;
-    let red_count = red_kings.count_ones() as usize;
+    let [rk, rm, bk, bm] = class.groups();
+    let men_count = rm + bm;
     // The radix of the kings' digits, as `radix` gives them.
-    let r = BINOM[32 - men_count][red_count] as usize;
-    let b = BINOM[32 - men_count - red_count][black_kings.count_ones() as usize] as usize;
+    let r = BINOM[32 - men_count][rk] as usize;
+    let b = BINOM[32 - men_count - rk][bk] as usize;
     let red_rank = rank(red_men >> 4) as usize;
-    let table = offsets(
-        red_men.count_ones() as usize,
-        black_men.count_ones() as usize,
-    );
+    let table = offsets(rm, bm);
     let men = table[red_rank] as usize + rank_among(black_men, red_men & BLACK_MEN_CELLS) as usize;
     let all_men = red_men | black_men;
     let red = rank_among(red_kings, all_men) as usize;

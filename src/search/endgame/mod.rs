@@ -387,7 +387,7 @@ impl EndgameDb {
         if p.occupied().count_ones() as usize > PROBE_PIECES {
             return None;
         }
-        self.probe.raw(self.store.as_ref()?, p)
+        self.probe.raw(self.store.as_ref()?, p, m)
     }
 }
 

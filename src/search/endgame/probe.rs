@@ -10,7 +10,10 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use rustc_hash::FxHashMap;
 
+use crate::rules::piece::Color;
+
 use super::file::ClassFile;
+use super::index;
 use super::pieces::{Material, Pieces};
 use super::store::Store;
 use super::MAX_GROUP;
@@ -97,11 +100,15 @@ impl Probe {
         self.lock().slot(store, class).is_some()
     }
 
-    /// The stored value of `p` (placeable, of a canonical class) read from its file, `None`
-    /// when the class has no undamaged file or the block is damaged.
-    pub(super) fn raw(&self, store: &Store, p: Pieces) -> Option<u16> {
-        let class = p.material().canonical();
-        let index = p.index();
+    /// The stored value of `p` (placeable, of class `material`) read from the file of its
+    /// canonical class, `None` when that class has no undamaged file or the block is damaged.
+    pub(super) fn raw(&self, store: &Store, p: Pieces, material: Material) -> Option<u16> {
+        let (p, class) = if material.is_canonical() {
+            (p, material)
+        } else {
+            (p.mirrored(), material.mirrored())
+        };
+        let index = (index::digits_in(p, class) << 1) | usize::from(p.side == Color::Black);
         let code = code(class);
         let mut inner = self.lock();
         let (per_block, width) = inner.slot(store, class)?;

@@ -354,6 +354,21 @@ mod tests {
         assert_eq!(names.len(), 156);
     }
 
+    /// The shipped endgame starts: 508 distinct positions of 6 to 10 pieces, none with a capture
+    /// to make.
+    #[test]
+    fn the_shipped_endgame_starts_read_back() {
+        let starts = parse_match_openings(include_str!("../../data/endgame-starts.txt")).unwrap();
+        assert_eq!(starts.len(), 508);
+        let mut seen = rustc_hash::FxHashSet::default();
+        for o in &starts {
+            let pos = o.start.unwrap();
+            assert!((6..=10).contains(&pos.occupied().count()), "{}", o.name);
+            assert!(!movegen::legal_moves(&pos).iter().any(|m| m.is_capture()));
+            assert!(seen.insert(pos), "{} twice", o.name);
+        }
+    }
+
     #[test]
     fn bad_lines_are_named() {
         let err = parse_openings("24-20 12-16\n24-20 12-17\n").unwrap_err();

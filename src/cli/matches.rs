@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -14,10 +15,12 @@ use super::output::{self, BadInput};
 use checkers::play::{Player, PlayerSpec, SpecError, TimeMeasure};
 use checkers::rules::draw::DrawRule;
 use checkers::tools::arena::{
-    games_to_pdn, run_match, MatchConfig, PlayerFactory, Summary, TimeControl, DEFAULT_MAX_PLIES,
+    games_to_pdn, run_match_from, MatchConfig, PlayerFactory, Summary, TimeControl,
+    DEFAULT_MAX_PLIES,
 };
 use checkers::tools::host::{ExternalAgent, SPEC_PREFIX};
-use checkers::tools::openings::{self, Opening};
+use checkers::tools::journal::{Journal, JournalError};
+use checkers::tools::openings::{self, EndgameStartOptions, Opening};
 
 /// Arguments of `match`.
 #[derive(Debug, Args)]
@@ -47,8 +50,9 @@ pub struct MatchArgs {
     #[arg(long = "time-per-game", value_name = "S", value_parser = parse_seconds)]
     pub time_per_game: Option<f64>,
 
-    /// Openings file (lines of moves from the start), or `start` for none; default: the 156
-    /// ACF three-move ballots.
+    /// Openings file (lines of moves from the start, or FEN lines: games from that position),
+    /// or `start` for none; default: the 156 ACF three-move ballots. Each is played twice,
+    /// colours swapped.
     #[arg(long, value_name = "FILE|start")]
     pub openings: Option<String>,
 
@@ -61,6 +65,13 @@ pub struct MatchArgs {
     /// Write every game to this file as PDN.
     #[arg(long, value_name = "FILE")]
     pub pdn: Option<PathBuf>,
+
+    /// Record each finished game in this file as it ends (created when missing); running the
+    /// same command again plays only the games not yet recorded and reports the whole match.
+    /// A journal of another match (players, clock, draw rule, openings) is refused; one of a
+    /// shorter match is extended.
+    #[arg(long, value_name = "FILE")]
+    pub journal: Option<PathBuf>,
 
     /// Games played at once.
     #[arg(long, value_name = "N", default_value_t = 1,
@@ -128,7 +139,7 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
         Some(path) => {
             let bytes = files::read_bytes(path.as_ref())?;
             let text = String::from_utf8_lossy(&bytes);
-            openings::parse_openings(&text).map_err(|e| BadInput(format!("{path}: {e}")))?
+            openings::parse_match_openings(&text).map_err(|e| BadInput(format!("{path}: {e}")))?
         }
         None => openings::shuffled(
             openings::parse_openings(openings::THREE_MOVE_BALLOTS)
@@ -153,13 +164,49 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
         max_plies: DEFAULT_MAX_PLIES,
         measure: TimeMeasure::ThreadCpu,
     };
+    let (journal, done) = match &args.journal {
+        Some(path) => {
+            let (journal, done) = Journal::open(path, &config).map_err(|e| match e {
+                JournalError::Io { .. } => anyhow::Error::from(e),
+                other => BadInput(other.to_string()).into(),
+            })?;
+            if !done.is_empty() {
+                eprintln!(
+                    "{}: {} of the {} games already played",
+                    path.display(),
+                    done.len(),
+                    config.games
+                );
+            }
+            (Some(Mutex::new(journal)), done)
+        }
+        None => (None, Vec::new()),
+    };
     let bar = ProgressBar::new(u64::from(args.games));
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed_precise} {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let tally = std::sync::Mutex::new(Summary::default());
-    let games = run_match(&config, &|g| {
+    bar.set_position(done.len() as u64);
+    let tally = Mutex::new(Summary::of(&done));
+    // The first failure to write the journal; the match stops recording after it.
+    let journal_error: Mutex<Option<JournalError>> = Mutex::new(None);
+    let games = run_match_from(&config, done, &|g| {
+        if let Some(journal) = &journal {
+            let mut slot = journal_error.lock().unwrap_or_else(PoisonError::into_inner);
+            if slot.is_none() {
+                let written = journal
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .append(g);
+                if let Err(e) = written {
+                    bar.println(format!(
+                        "warning: {e}; the games from now on are not recorded"
+                    ));
+                    *slot = Some(e);
+                }
+            }
+        }
         if let Ok(mut t) = tally.lock() {
             *t = t.with_game(g);
             bar.set_message(format!("+{} ={} -{}", t.wins, t.draws, t.losses));
@@ -210,6 +257,12 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
         let event = format!("{} vs {}", config.player1.name(), config.player2.name());
         files::write_atomic(path, &games_to_pdn(&games, &event)?)?;
     }
+    if let Some(e) = journal_error
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+    {
+        return Err(anyhow::Error::from(e).context("the journal is missing games of this match"));
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -227,4 +280,157 @@ fn signed(x: f64) -> String {
     } else {
         format!("{x:+.0}")
     }
+}
+
+/// Arguments of `endgame-starts`.
+#[derive(Debug, Args)]
+pub struct EndgameStartsArgs {
+    /// Where to write the positions, one FEN a line (`-`: standard output); `match --openings`
+    /// reads the file.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+
+    /// Fewest pieces of a position.
+    #[arg(long = "min-pieces", value_name = "N", default_value_t = 6,
+          value_parser = clap::value_parser!(u32).range(2..=24))]
+    pub min_pieces: u32,
+
+    /// Most pieces of a position.
+    #[arg(long = "max-pieces", value_name = "N", default_value_t = 10,
+          value_parser = clap::value_parser!(u32).range(2..=24))]
+    pub max_pieces: u32,
+
+    /// Nodes a move of the engine's games from the openings.
+    #[arg(long, value_name = "N", default_value_t = 4_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+
+    /// Nodes of the search that scores each position.
+    #[arg(long = "score-nodes", value_name = "N", default_value_t = 50_000,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub score_nodes: u64,
+
+    /// Keep positions scored within this many hundredths of a man of even.
+    #[arg(long, value_name = "CENTS", default_value_t = 60,
+          value_parser = clap::value_parser!(i32).range(0..=10_000))]
+    pub bound: i32,
+
+    /// Seed of the random moves after each opening and of the order of the positions.
+    #[arg(long, value_name = "N", default_value_t = 22)]
+    pub seed: u64,
+
+    /// Random moves after each opening.
+    #[arg(long = "random-plies", value_name = "N", default_value_t = 2,
+          value_parser = clap::value_parser!(u32).range(0..=40))]
+    pub random_plies: u32,
+
+    /// Games from each opening, each after its own random moves.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub variations: u32,
+
+    /// Openings file (lines of moves, or FEN lines); default: the 156 ACF three-move ballots.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+
+    /// Draw rules of the games (see `match --help`).
+    #[arg(long = "draw-rule", value_name = "RULE", default_value = "fifty-moves")]
+    pub draw_rule: DrawRule,
+
+    /// Games played at once (the result does not depend on it).
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: u32,
+}
+
+/// Runs `endgame-starts`.
+pub fn run_endgame_starts(args: &EndgameStartsArgs) -> Result<ExitCode> {
+    if args.min_pieces > args.max_pieces {
+        return Err(BadInput(format!(
+            "--min-pieces {} is more than --max-pieces {}",
+            args.min_pieces, args.max_pieces
+        ))
+        .into());
+    }
+    let list = match &args.openings {
+        Some(path) => {
+            let text = String::from_utf8_lossy(&files::read_bytes(path)?).into_owned();
+            openings::parse_match_openings(&text)
+                .map_err(|e| BadInput(format!("{}: {e}", path.display())))?
+        }
+        None => openings::parse_openings(openings::THREE_MOVE_BALLOTS)
+            .context("the shipped openings")?,
+    };
+    let options = EndgameStartOptions {
+        pieces: args.min_pieces..=args.max_pieces,
+        play_nodes: args.nodes,
+        score_nodes: args.score_nodes,
+        bound: args.bound,
+        seed: args.seed,
+        random_plies: args.random_plies as usize,
+        variations: args.variations as usize,
+        draw_rule: args.draw_rule,
+    };
+    let jobs = args.jobs as usize;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .with_context(|| format!("starting {jobs} threads"))?;
+    let found = pool.install(|| openings::endgame_starts(&list, &options));
+    // A fixed shuffle, so that a match shorter than the list still meets every piece count and
+    // many openings.
+    let mut order: Vec<usize> = (0..found.len()).collect();
+    let mut rng = checkers::play::player::SplitMix64::new(args.seed);
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+    let starts: Vec<_> = order.iter().map(|&i| found[i].clone()).collect();
+    let mut counts = std::collections::BTreeMap::new();
+    for s in &starts {
+        *counts.entry(s.pieces).or_insert(0u32) += 1;
+    }
+    let per_count: Vec<String> = counts.iter().map(|(p, n)| format!("{n} of {p}")).collect();
+    let source = match &args.openings {
+        Some(path) => format!("the openings of {}", path.display()),
+        None => "the 156 ACF three-move ballots (data/openings-3move.txt)".to_owned(),
+    };
+    let header = format!(
+        "Endgame starting positions for `checkers match --openings FILE`: {} positions ({}).\n\
+         From {source}: {} games from each, after the opening and {} seeded random moves;\n\
+         the engine played itself at {} nodes a move ({} rules); the first position of each count\n\
+         of {} to {} pieces whose side to move has no capture, scored by a {}-node search within\n\
+         {} hundredths of a man of even. Regenerate (the same options give the same file):\n\
+         checkers endgame-starts --out FILE --min-pieces {} --max-pieces {} --nodes {} \\\n\
+         \x20 --score-nodes {} --bound {} --seed {} --random-plies {} --variations {} --draw-rule {}",
+        starts.len(),
+        per_count.join(", "),
+        args.variations,
+        args.random_plies,
+        args.nodes,
+        args.draw_rule,
+        args.min_pieces,
+        args.max_pieces,
+        args.score_nodes,
+        args.bound,
+        args.min_pieces,
+        args.max_pieces,
+        args.nodes,
+        args.score_nodes,
+        args.bound,
+        args.seed,
+        args.random_plies,
+        args.variations,
+        args.draw_rule,
+    );
+    let text = openings::endgame_starts_text(&starts, &header)?;
+    files::write_output(&args.out, text.as_bytes())?;
+    if !files::is_stdio(&args.out) {
+        eprintln!(
+            "{}: {} positions ({})",
+            args.out.display(),
+            starts.len(),
+            per_count.join(", ")
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }

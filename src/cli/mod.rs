@@ -31,7 +31,7 @@ use egdb::EgdbArgs;
 use hackerrank::HackerRankArgs;
 #[cfg(unix)]
 use host::HostArgs;
-use matches::MatchArgs;
+use matches::{EndgameStartsArgs, MatchArgs};
 use perft::PerftArgs;
 use selfplay::SelfPlayArgs;
 use server::ServerArgs;
@@ -144,6 +144,12 @@ pub enum Command {
     ///
     /// Exit codes: 0 the match was played; 2 a bad player, option or openings file.
     Match(MatchArgs),
+    /// Write starting positions of 6 to 10 pieces for endgame matches (`match --openings`).
+    ///
+    /// The engine plays itself from the ballots at a fixed node budget; the first quiet position
+    /// of each piece count is kept when a short search scores it near even. The same options give
+    /// the same file. Exit codes: 0 written; 2 bad arguments or openings file.
+    EndgameStarts(EndgameStartsArgs),
     /// Endgame databases kept between runs: `checkers egdb build` builds them once.
     ///
     /// Later runs read them instead of building (the solver from --egdb DIR, or by default
@@ -178,6 +184,7 @@ impl Cli {
             Some(Command::Hackerrank(args)) => hackerrank::run(&args),
             Some(Command::Think(args)) => think::run(&args, started),
             Some(Command::Match(args)) => matches::run(&args),
+            Some(Command::EndgameStarts(args)) => matches::run_endgame_starts(&args),
             Some(Command::Egdb(args)) => egdb::run(&args),
             Some(Command::Selfplay(args)) => selfplay::run(&args),
             Some(Command::Train(args)) => train::run(&args),

@@ -61,6 +61,21 @@ impl Engine {
         }
     }
 
+    /// An engine with `options` that reads the endgame databases through `db`, whatever
+    /// `options.egdb` says: engines sharing one `db` (the games of a match played at once, one
+    /// after another) read each block of the files once and find it cached after.
+    #[must_use]
+    pub fn with_endgame(options: EngineOptions, db: std::sync::Arc<EndgameDb>) -> Engine {
+        let mut searcher = GameSearcher::new(options.search.clone());
+        searcher.set_endgame(db);
+        Engine {
+            options,
+            searcher,
+            last: None,
+            stop: None,
+        }
+    }
+
     /// Stops every later search once `stop` is set, as at the clock's hard limit: the move
     /// found so far is played.
     pub fn set_stop(&mut self, stop: crate::search::Stop) {

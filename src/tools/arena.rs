@@ -17,12 +17,14 @@ use thiserror::Error;
 use crate::formats::fen::NotStandard;
 use crate::formats::notation;
 use crate::formats::pdn::{self, GameResult};
-use crate::play::{Clock, Player, PlayerError, PlayerSpec, TimeMeasure};
+use crate::play::{Clock, Engine, Player, PlayerError, PlayerSpec, TimeMeasure};
 use crate::rules::draw::DrawRule;
 use crate::rules::game::{Forfeit, Game, Outcome};
 use crate::rules::moves::Move;
 use crate::rules::piece::Color;
 use crate::rules::position::Position;
+use crate::search::endgame::store::Store;
+use crate::search::endgame::EndgameDb;
 
 use super::openings::Opening;
 
@@ -45,9 +47,20 @@ impl PlayerFactory {
         }
     }
 
-    /// A factory of built-in players.
+    /// A factory of built-in players. Engines reading endgame databases (`engine:egdb=DIR`)
+    /// share one look-up and its cache of decoded blocks, so each game (and each of the games
+    /// played at once) does not read the same blocks again.
     #[must_use]
     pub fn from_spec(spec: &PlayerSpec) -> PlayerFactory {
+        if let PlayerSpec::Engine(options) = spec {
+            if let Some(dir) = &options.egdb {
+                let db = Arc::new(EndgameDb::with_store(Store::new(dir)));
+                let options = options.clone();
+                return PlayerFactory::new(spec.to_string(), move |_| {
+                    Box::new(Engine::with_endgame(options.clone(), Arc::clone(&db)))
+                });
+            }
+        }
         let spec2 = spec.clone();
         PlayerFactory::new(spec.to_string(), move |i| spec2.build(i))
     }
@@ -89,7 +102,8 @@ pub struct MatchConfig {
     pub time: TimeControl,
     /// Openings, each played twice with colours swapped, in order (cycled if games are more).
     pub openings: Vec<Opening>,
-    /// Where every game starts (its side to move moves first), before the opening's moves.
+    /// Where every game starts (its side to move moves first), before the opening's moves,
+    /// unless the opening has a start of its own.
     pub start: Position,
     /// The draw rules the games are played under.
     pub draw_rule: DrawRule,
@@ -181,7 +195,7 @@ pub fn play_game(config: &MatchConfig, index: usize) -> PlayedGame {
     } else {
         (config.player2.name(), config.player1.name())
     };
-    let start = config.start;
+    let start = opening.start.unwrap_or(config.start);
     let mut game = Game::new(start, config.draw_rule);
     for &mv in &opening.moves {
         if game.play(mv).is_err() {
@@ -274,9 +288,29 @@ pub fn run_match(
     config: &MatchConfig,
     on_done: &(dyn Fn(&PlayedGame) + Sync),
 ) -> Result<Vec<PlayedGame>, ArenaError> {
+    run_match_from(config, Vec::new(), on_done)
+}
+
+/// Plays the games of the match not in `done` (games of this match played before, for example
+/// read back from a [`journal`](super::journal)) as [`run_match`] does, calling `on_done` for
+/// the new ones only; returns all the games in index order. A game's index alone fixes its
+/// opening, its colours and its players' seeds, so the games do not depend on which were played
+/// before. Games of `done` beyond `config.games` are dropped.
+pub fn run_match_from(
+    config: &MatchConfig,
+    done: Vec<PlayedGame>,
+    on_done: &(dyn Fn(&PlayedGame) + Sync),
+) -> Result<Vec<PlayedGame>, ArenaError> {
     if config.openings.is_empty() {
         return Err(ArenaError::NoOpenings);
     }
+    let mut slots: Vec<Option<PlayedGame>> = vec![None; config.games];
+    for g in done {
+        if let Some(slot) = slots.get_mut(g.index) {
+            *slot = Some(g);
+        }
+    }
+    let todo: Vec<usize> = (0..config.games).filter(|&i| slots[i].is_none()).collect();
     let jobs = config.jobs.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
@@ -285,9 +319,8 @@ pub fn run_match(
             jobs,
             reason: e.to_string(),
         })?;
-    Ok(pool.install(|| {
-        (0..config.games)
-            .into_par_iter()
+    let played: Vec<PlayedGame> = pool.install(|| {
+        todo.into_par_iter()
             .with_max_len(1)
             .map(|i| {
                 let g = play_game(config, i);
@@ -295,7 +328,12 @@ pub fn run_match(
                 g
             })
             .collect()
-    }))
+    });
+    for g in played {
+        let i = g.index;
+        slots[i] = Some(g);
+    }
+    Ok(slots.into_iter().flatten().collect())
 }
 
 /// Counts of a match from player 1's side.

@@ -302,3 +302,233 @@ fn illegal_or_missing_moves_forfeit_and_the_match_goes_on() {
         }
     }
 }
+
+/// A match stopped part way (here: run for fewer games) and run again with the same journal
+/// plays only the missing games, and the whole is the match played in one go.
+#[test]
+fn a_journal_resumes_a_match_with_the_same_games() {
+    use checkers::tools::arena::run_match_from;
+    use checkers::tools::journal::Journal;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("match.journal");
+    let cfg = |games| {
+        config(
+            "engine:nodes=400",
+            "engine:nodes=250",
+            games,
+            2,
+            TimeControl::Unlimited,
+        )
+    };
+    let play = |games: usize| -> Vec<PlayedGame> {
+        let (journal, done) = Journal::open(&path, &cfg(games)).expect("journal opens");
+        let journal = std::sync::Mutex::new(journal);
+        let resumed: Vec<usize> = done.iter().map(|g| g.index).collect();
+        let played = std::sync::Mutex::new(Vec::new());
+        let games = run_match_from(&cfg(games), done, &|g| {
+            journal.lock().expect("lock").append(g).expect("recorded");
+            played.lock().expect("lock").push(g.index);
+        })
+        .expect("match runs");
+        let mut played = played.into_inner().expect("lock");
+        played.sort_unstable();
+        let all: Vec<usize> = (0..games.len()).collect();
+        let mut both = [resumed, played].concat();
+        both.sort_unstable();
+        assert_eq!(both, all, "each game played once");
+        games
+    };
+    let key = |g: &PlayedGame| (g.index, g.moves.clone(), g.outcome.clone(), g.player1_red);
+    let first = play(3);
+    assert_eq!(first.len(), 3);
+    // Extended: games 0-2 read back, 3-5 played.
+    let resumed = play(6);
+    assert_eq!(resumed.len(), 6);
+    assert_eq!(
+        resumed[..3].iter().map(key).collect::<Vec<_>>(),
+        first.iter().map(key).collect::<Vec<_>>()
+    );
+    for (a, b) in resumed[..3].iter().zip(&first) {
+        assert_eq!(a, b, "read back whole, times included");
+    }
+    let fresh = run_match(&cfg(6), &|_| {}).expect("match runs");
+    assert_eq!(
+        resumed.iter().map(key).collect::<Vec<_>>(),
+        fresh.iter().map(key).collect::<Vec<_>>()
+    );
+    // All recorded: nothing left to play.
+    let (_, done) = Journal::open(&path, &cfg(6)).expect("journal opens");
+    assert_eq!(done.len(), 6);
+    // A shorter match than the journal's is refused, naming the game.
+    let err = Journal::open(&path, &cfg(4)).expect_err("refused");
+    assert!(err.to_string().contains("game 5 recorded"), "{err}");
+}
+
+/// The journal through the command: resumed, a record cut short ignored and cut off, a journal of
+/// another match or a damaged record refused with exit code 2.
+#[test]
+fn match_journal_resumes_and_refuses_other_matches() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let journal = dir.path().join("match.journal");
+    let run = |player2: &str, games: &str| {
+        let mut cmd = checkers();
+        cmd.args([
+            "match",
+            "--player1",
+            "engine:nodes=300",
+            "--player2",
+            player2,
+            "--games",
+            games,
+            "--jobs",
+            "2",
+            "--journal",
+        ])
+        .arg(&journal);
+        cmd
+    };
+    run("random", "2").assert().success();
+    let text = std::fs::read_to_string(&journal).expect("journal written");
+    assert_eq!(text.lines().filter(|l| l.starts_with("game\t")).count(), 2);
+    // A record cut short by a stop: ignored, cut off, and the game played again.
+    let half = "game\t2\t1\twin:red\t11-15 2";
+    std::fs::write(&journal, format!("{text}{half}")).expect("written");
+    run("random", "4")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("2 of the 4 games already played"))
+        .stdout(predicate::str::contains(": 4 games"));
+    let text = std::fs::read_to_string(&journal).expect("journal written");
+    let records: Vec<&str> = text.lines().filter(|l| l.starts_with("game\t")).collect();
+    assert_eq!(records.len(), 4);
+    assert!(!text.contains(half));
+    // A complete record with a wrong checksum at the end: also a stop's leftover.
+    let last = records[3];
+    let mut flipped = last.to_owned();
+    let digit = if last.ends_with('0') { "1" } else { "0" };
+    flipped.replace_range(last.len() - 1.., digit);
+    std::fs::write(&journal, text.replace(last, &flipped)).expect("written");
+    run("random", "4")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("3 of the 4 games already played"));
+    // A damaged record before the last one is refused, naming the line.
+    let text = std::fs::read_to_string(&journal).expect("journal written");
+    let first = text
+        .lines()
+        .find(|l| l.starts_with("game\t"))
+        .expect("a record");
+    let damaged = first.replacen("game\t", "game\t9", 1);
+    std::fs::write(&journal, text.replacen(first, &damaged, 1)).expect("written");
+    run("random", "4")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("damaged record"));
+    std::fs::write(&journal, &text).expect("written");
+    // Another opponent: another match.
+    run("random:seed=2", "4").assert().code(2).stderr(
+        predicate::str::contains("journal of another match")
+            .and(predicate::str::contains("player2")),
+    );
+    // Not a journal at all.
+    std::fs::write(&journal, "[Event \"x\"]\n").expect("written");
+    run("random", "4")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not a match journal"));
+}
+
+/// Endgame starts: positions of the piece counts asked for, the side to move without a capture,
+/// scored within the bound, the same for the same options, and readable as openings.
+#[test]
+fn endgame_starts_are_quiet_balanced_repeatable_and_read_back() {
+    use checkers::tools::openings::{
+        endgame_starts, endgame_starts_text, parse_match_openings, EndgameStartOptions,
+    };
+    let ballots = parse_openings(THREE_MOVE_BALLOTS).expect("shipped openings");
+    let options = EndgameStartOptions {
+        pieces: 6..=10,
+        play_nodes: 300,
+        score_nodes: 1_000,
+        bound: 80,
+        ..EndgameStartOptions::default()
+    };
+    let starts = endgame_starts(&ballots[..6], &options);
+    assert!(!starts.is_empty());
+    assert_eq!(starts, endgame_starts(&ballots[..6], &options));
+    for s in &starts {
+        let pieces = s.position.occupied().count();
+        assert_eq!(pieces, s.pieces);
+        assert!((6..=10).contains(&pieces), "{pieces}");
+        assert!(s.score.abs() <= 80, "{}", s.score);
+        assert!(!legal_moves(&s.position).iter().any(|m| m.is_capture()));
+    }
+    let text = endgame_starts_text(&starts, "test\nstarts").expect("FEN");
+    assert!(text.starts_with("# test\n# starts\n"));
+    let read = parse_match_openings(&text).expect("read back");
+    assert_eq!(read.len(), starts.len());
+    for (o, s) in read.iter().zip(&starts) {
+        assert_eq!(o.start, Some(s.position));
+        assert!(o.moves.is_empty());
+    }
+    // Move lines and FEN lines side by side; a bad FEN named by its line.
+    let mixed = parse_match_openings("24-20 12-16 28-24\nB:W21,K23:B1,2\n").expect("mixed");
+    assert_eq!(mixed.len(), 2);
+    assert_eq!(mixed[0].start, None);
+    assert_eq!(mixed[1].start.map(|p| p.occupied().count()), Some(4));
+    let err = parse_match_openings("24-20\nW:W21,40:B1\n").expect_err("square 40");
+    assert!(err.to_string().starts_with("line 2:"), "{err}");
+    // The plain reader (self-play's) still takes moves only.
+    assert!(parse_openings("W:W21:B1\n").is_err());
+}
+
+/// A match from FEN starts, the engine reading endgame databases on two threads against the
+/// engine without them: legal games, no forfeits, each start twice with colours swapped.
+#[test]
+fn match_plays_fen_starts_with_egdb_engines_on_two_jobs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let egdb = dir.path().join("egdb");
+    checkers()
+        .args(["egdb", "build", "--pieces", "4", "-q", "--egdb"])
+        .arg(&egdb)
+        .assert()
+        .success();
+    let starts = dir.path().join("starts.txt");
+    std::fs::write(
+        &starts,
+        "# two endgames\nW:W22,K25:B9,K12\nB:W27,30,K18:B3,K7\n",
+    )
+    .expect("written");
+    let pdn = dir.path().join("games.pdn");
+    checkers()
+        .args(["match", "--player1"])
+        .arg(format!("engine:nodes=2000,egdb={}", egdb.display()))
+        .args([
+            "--player2",
+            "engine:nodes=2000",
+            "--games",
+            "4",
+            "--jobs",
+            "2",
+            "--time-per-move",
+            "5",
+            "--openings",
+        ])
+        .arg(&starts)
+        .arg("--pdn")
+        .arg(&pdn)
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains(": 4 games").and(predicate::str::contains(
+                "forfeits on time: player1 0, player2 0",
+            )),
+        );
+    let text = std::fs::read_to_string(&pdn).expect("pdn written");
+    let games = checkers::formats::pdn::parse_games(&text).expect("our PDN reads back");
+    assert_eq!(games.len(), 4);
+    let first = checkers::formats::fen::parse("W:W22,K25:B9,K12").expect("FEN");
+    assert_eq!(games[0].start, first);
+    assert_eq!(games[1].start, first);
+    assert_ne!(games[2].start, first);
+}

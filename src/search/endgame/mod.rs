@@ -375,8 +375,11 @@ impl EndgameDb {
         {
             return None;
         }
-        if let Some(t) = self.classes.get(&m.canonical()) {
-            return Some(t.get(p.index()));
+        // (A look-up through the store alone skips hashing the class for an empty map.)
+        if !self.classes.is_empty() {
+            if let Some(t) = self.classes.get(&m.canonical()) {
+                return Some(t.get(p.index()));
+            }
         }
         if let Some(v) = self.reach.as_ref().and_then(|r| r.raw(p)) {
             return Some(v);
@@ -384,7 +387,7 @@ impl EndgameDb {
         if p.occupied().count_ones() as usize > PROBE_PIECES {
             return None;
         }
-        self.probe.raw(self.store.as_ref()?, p)
+        self.probe.raw(self.store.as_ref()?, p, m)
     }
 }
 

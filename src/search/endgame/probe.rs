@@ -1,16 +1,30 @@
 //! Look-ups in the database files of a store, one block at a time: the classes are not read
 //! whole, only the blocks the positions asked about fall in, kept in a cache of decoded blocks.
+//!
+//! A look-up whose block is cached takes one uncontended lock, one array access for its class
+//! and one hash of a `u64` for its block, and reads the value in place (no reference counting).
+//! A block not cached is read and decoded with the lock released, so other threads' look-ups go
+//! on meanwhile.
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use rustc_hash::FxHashMap;
 
+use crate::rules::piece::Color;
+
 use super::file::ClassFile;
+use super::index;
 use super::pieces::{Material, Pieces};
 use super::store::Store;
+use super::MAX_GROUP;
 
 /// Decoded bytes kept by default (64 MiB: a thousand blocks).
 pub const CACHE_BYTES: usize = 64 << 20;
+
+/// Group sizes run from 0 to [`MAX_GROUP`]: a class's code is its four sizes in this base.
+const BASE: usize = MAX_GROUP + 1;
+/// Class codes.
+const CLASSES: usize = BASE * BASE * BASE * BASE;
 
 /// The files of a store opened for look-ups, and the blocks decoded so far.
 #[derive(Debug, Default)]
@@ -19,14 +33,30 @@ pub(super) struct Probe {
 }
 
 /// A decoded block and when it was last used.
-type Cached = (Arc<Vec<u8>>, u64);
+type Cached = (Box<[u8]>, u64);
+
+/// What is known of a class's file.
+#[derive(Debug, Clone, Default)]
+enum Slot {
+    /// Not asked about yet.
+    #[default]
+    Unknown,
+    /// No file, or a damaged one.
+    Missing,
+    /// The file, opened, with its values per block and bytes per value.
+    File {
+        file: Arc<ClassFile>,
+        per_block: usize,
+        width: usize,
+    },
+}
 
 #[derive(Debug, Default)]
 struct Inner {
-    /// Each class asked about: its file, or `None` when it has none (or a damaged one).
-    files: FxHashMap<Material, Option<Arc<ClassFile>>>,
-    /// Decoded blocks by class and block number, with when each was last used.
-    blocks: FxHashMap<(Material, u32), Cached>,
+    /// Each class by its code ([`code`]); empty until the first look-up.
+    classes: Vec<Slot>,
+    /// Decoded blocks by [`key`], with when each was last used.
+    blocks: FxHashMap<u64, Cached>,
     /// Bytes of the blocks held.
     held: usize,
     /// Look-ups so far (the clock of `blocks`).
@@ -37,87 +67,126 @@ struct Inner {
     damaged: Option<String>,
 }
 
+/// A class's place in [`Inner::classes`].
+fn code(class: Material) -> usize {
+    class
+        .groups()
+        .iter()
+        .fold(0, |c, &g| c * BASE + g.min(BASE - 1))
+}
+
+/// A block's key in the cache: its class's code and its number.
+fn key(code: usize, block: usize) -> u64 {
+    (code as u64) << 40 | block as u64
+}
+
+/// Value `at` of a decoded block of `width`-byte values.
+fn value(block: &[u8], at: usize, width: usize) -> Option<u16> {
+    if width == 1 {
+        block.get(at).map(|&v| u16::from(v))
+    } else {
+        let b = block.get(2 * at..2 * at + 2)?;
+        Some(u16::from_le_bytes([b[0], b[1]]))
+    }
+}
+
 impl Probe {
-    /// Whether `class` (canonical) has an undamaged file header in `store` (opening it once).
-    pub(super) fn has(&self, store: &Store, class: Material) -> bool {
-        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        inner.file(store, class).is_some()
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The stored value of `p` (placeable, of a canonical class) read from its file, `None`
-    /// when the class has no undamaged file or the block is damaged.
-    pub(super) fn raw(&self, store: &Store, p: Pieces) -> Option<u16> {
-        let class = p.material().canonical();
-        let index = p.index();
-        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        let file = inner.file(store, class)?;
-        let per_block = file.block_values();
-        let b = index / per_block;
-        let at = index % per_block;
+    /// Whether `class` (canonical) has an undamaged file header in `store` (opening it once).
+    pub(super) fn has(&self, store: &Store, class: Material) -> bool {
+        self.lock().slot(store, class).is_some()
+    }
+
+    /// The stored value of `p` (placeable, of class `material`) read from the file of its
+    /// canonical class, `None` when that class has no undamaged file or the block is damaged.
+    pub(super) fn raw(&self, store: &Store, p: Pieces, material: Material) -> Option<u16> {
+        let (p, class) = if material.is_canonical() {
+            (p, material)
+        } else {
+            (p.mirrored(), material.mirrored())
+        };
+        let index = (index::digits_in(p, class) << 1) | usize::from(p.side == Color::Black);
+        let code = code(class);
+        let mut inner = self.lock();
+        let (per_block, width) = inner.slot(store, class)?;
+        let (b, at) = (index / per_block, index % per_block);
+        let key = key(code, b);
         inner.clock += 1;
         let clock = inner.clock;
-        let key = (class, b as u32);
-        let block = match inner.blocks.get_mut(&key) {
-            Some((block, used)) => {
-                *used = clock;
-                Arc::clone(block)
-            }
-            None => {
-                let block = match file.block(b) {
-                    Ok(block) => Arc::new(block),
-                    Err(why) => {
-                        inner
-                            .damaged
-                            .get_or_insert_with(|| format!("{}: {why}", file.path().display()));
-                        inner.files.insert(class, None);
-                        return None;
-                    }
-                };
-                inner.reads += 1;
-                inner.held += block.len();
-                inner.blocks.insert(key, (Arc::clone(&block), clock));
-                inner.evict();
-                block
+        if let Some((block, used)) = inner.blocks.get_mut(&key) {
+            *used = clock;
+            return value(block, at, width);
+        }
+        // Not cached: read and decode it without holding the lock.
+        let Slot::File { file, .. } = &inner.classes[code] else {
+            return None;
+        };
+        let file = Arc::clone(file);
+        drop(inner);
+        let read = file.block(b);
+        let mut inner = self.lock();
+        let block = match read {
+            Ok(block) => block.into_boxed_slice(),
+            Err(why) => {
+                inner
+                    .damaged
+                    .get_or_insert_with(|| format!("{}: {why}", file.path().display()));
+                inner.classes[code] = Slot::Missing;
+                return None;
             }
         };
-        Some(match file.header().width {
-            1 => u16::from(*block.get(at)?),
-            _ => u16::from_le_bytes([*block.get(2 * at)?, *block.get(2 * at + 1)?]),
-        })
+        inner.reads += 1;
+        let v = value(&block, at, width);
+        if !inner.blocks.contains_key(&key) {
+            inner.held += block.len();
+            inner.blocks.insert(key, (block, clock));
+            inner.evict();
+        }
+        v
     }
 
     /// Blocks read from the files so far.
     pub(super) fn reads(&self) -> u64 {
-        self.inner
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .reads
+        self.lock().reads
     }
 
     /// The first damaged file or block met, with why.
     pub(super) fn damaged(&self) -> Option<String> {
-        self.inner
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .damaged
-            .clone()
+        self.lock().damaged.clone()
     }
 }
 
 impl Inner {
-    fn file(&mut self, store: &Store, class: Material) -> Option<Arc<ClassFile>> {
-        if let Some(f) = self.files.get(&class) {
-            return f.clone();
+    /// Values per block and bytes per value of `class`'s file, opening it the first time;
+    /// `None` when it has no undamaged file.
+    fn slot(&mut self, store: &Store, class: Material) -> Option<(usize, usize)> {
+        if self.classes.is_empty() {
+            self.classes = vec![Slot::Unknown; CLASSES];
         }
-        let opened = match store.open(class) {
-            Ok(f) => f.map(Arc::new),
-            Err(e) => {
-                self.damaged.get_or_insert(e.to_string());
-                None
-            }
-        };
-        self.files.insert(class, opened.clone());
-        opened
+        let c = code(class);
+        if matches!(self.classes[c], Slot::Unknown) {
+            self.classes[c] = match store.open(class) {
+                Ok(Some(file)) => Slot::File {
+                    per_block: file.block_values().max(1),
+                    width: file.header().width.max(1),
+                    file: Arc::new(file),
+                },
+                Ok(None) => Slot::Missing,
+                Err(e) => {
+                    self.damaged.get_or_insert(e.to_string());
+                    Slot::Missing
+                }
+            };
+        }
+        match &self.classes[c] {
+            Slot::File {
+                per_block, width, ..
+            } => Some((*per_block, *width)),
+            _ => None,
+        }
     }
 
     /// Drops the least recently used half of the blocks when they hold more than

@@ -188,6 +188,8 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar.set_position(done.len() as u64);
+    let resumed = done.len() as u64;
+    let started = std::time::Instant::now();
     let tally = Mutex::new(Summary::of(&done));
     // The first failure to write the journal; the match stops recording after it.
     let journal_error: Mutex<Option<JournalError>> = Mutex::new(None);
@@ -210,8 +212,20 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
         if let Ok(mut t) = tally.lock() {
             *t = t.with_game(g);
             bar.set_message(format!("+{} ={} -{}", t.wins, t.draws, t.losses));
+            bar.inc(1);
+            // Without a terminal (a match in the background, its output to a log) the bar is
+            // not drawn: a line every ten games instead, with the rate and what is left.
+            let now = u64::from(t.games());
+            if bar.is_hidden() && (now % 10 == 0 || now == u64::from(args.games)) {
+                let played = now.saturating_sub(resumed).max(1);
+                let per_game = started.elapsed().as_secs_f64() / played as f64;
+                let left = u64::from(args.games).saturating_sub(now) as f64 * per_game;
+                eprintln!(
+                    "{now}/{} games, +{} ={} -{}; {:.1} s a game, {:.0} s left",
+                    args.games, t.wins, t.draws, t.losses, per_game, left
+                );
+            }
         }
-        bar.inc(1);
     })?;
     bar.finish_and_clear();
     let s = Summary::of(&games);

@@ -18,6 +18,7 @@ use rustc_hash::FxHashMap;
 use super::rules::Board;
 use super::{AnalysisError, Value};
 use crate::rules::position::Position;
+use crate::search::endgame::{EndgameDb, PROBE_PIECES};
 
 /// Default bound on the length of the games the prover looks for.
 pub const DEFAULT_MAX_PLIES: u32 = 40;
@@ -96,6 +97,10 @@ pub struct BoundedProver {
     stop: Option<Arc<AtomicBool>>,
     /// Most positions remembered: a search that would remember more runs out of budget.
     memo_cap: usize,
+    /// Endgame databases whose exact values answer both questions at positions of at most
+    /// [`PROBE_PIECES`] pieces (an option: without them the prover depends on nothing of the
+    /// engine's).
+    endgame: Option<Arc<EndgameDb>>,
 }
 
 impl Default for BoundedProver {
@@ -114,7 +119,29 @@ impl BoundedProver {
             expanded: 0,
             stop: None,
             memo_cap: usize::MAX,
+            endgame: None,
         }
+    }
+
+    /// Lets the exact values of `endgame` (read through its one probe) answer the questions at
+    /// positions of at most [`PROBE_PIECES`] pieces that its store holds.
+    pub fn set_endgame(&mut self, endgame: Option<Arc<EndgameDb>>) {
+        self.endgame = endgame;
+    }
+
+    /// The databases' exact value of `pos`, when they are given and hold it.
+    fn database_value(&self, pos: &Board) -> Option<Value> {
+        let db = self.endgame.as_ref()?;
+        let (a, b, c, d) = pos.material();
+        if (a + b + c + d) as usize > PROBE_PIECES {
+            return None;
+        }
+        let score = db.score(&pos.to_position(), 0)?;
+        Some(match score.plies_to_end() {
+            None => Value::Draw,
+            Some(n) if score.is_win() => Value::Win(n),
+            Some(n) => Value::Loss(n),
+        })
     }
 
     /// Caps the positions remembered: a search that would remember more ends with
@@ -237,6 +264,11 @@ impl BoundedProver {
         if let Some(yes) = self.recall(pos, Question::Win, n) {
             return Ok(yes);
         }
+        if let Some(v) = self.database_value(pos) {
+            let yes = matches!(v, Value::Win(k) if k <= n);
+            self.remember(pos, Question::Win, n, yes);
+            return Ok(yes);
+        }
         self.expand()?;
         let mut yes = false;
         for child in pos.successors() {
@@ -252,6 +284,11 @@ impl BoundedProver {
     /// Must the side to move lose within `n` plies, whatever it plays?
     fn loses_within(&mut self, pos: &Board, n: u32) -> Result<bool, AnalysisError> {
         if let Some(yes) = self.recall(pos, Question::Loss, n) {
+            return Ok(yes);
+        }
+        if let Some(v) = self.database_value(pos) {
+            let yes = matches!(v, Value::Loss(k) if k <= n);
+            self.remember(pos, Question::Loss, n, yes);
             return Ok(yes);
         }
         self.expand()?;

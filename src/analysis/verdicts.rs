@@ -30,6 +30,7 @@ use super::retrograde::{solve_reachable_until, Table};
 use super::rules::Board;
 use super::{AnalysisError, Value};
 use crate::rules::position::Position;
+use crate::search::endgame::EndgameDb;
 
 /// What is established about a value for the side to move: it lies between `lo` and `hi`
 /// (inclusive) in the mover's order of preference ([`Value`]'s [`Ord`]).
@@ -236,7 +237,9 @@ const DRAWN_LINE_BASE: u32 = 8;
 
 /// Judges every move of `states`, a legal game whose last state ends it (no legal move, or the
 /// third occurrence of a position), within `limits`. `stop`, when set by another thread, ends
-/// the work early with what is established ([`Stop::Interrupted`]).
+/// the work early with what is established ([`Stop::Interrupted`]). `endgame`, when given,
+/// answers the bounded questions at positions of at most six pieces its store holds (see
+/// [`BoundedProver::set_endgame`]); without it the analysis uses nothing of the engine's.
 ///
 /// # Errors
 /// [`AnalysisError::Inconsistent`] when the analyser's own rules disagree with the line (a state
@@ -245,6 +248,7 @@ pub fn judge_line(
     states: &[Position],
     limits: VerdictLimits,
     stop: Option<Arc<AtomicBool>>,
+    endgame: Option<Arc<EndgameDb>>,
 ) -> Result<LineVerdicts, AnalysisError> {
     let boards: Vec<Board> = states.iter().map(Board::from_position).collect();
     for (i, pair) in boards.windows(2).enumerate() {
@@ -275,6 +279,7 @@ pub fn judge_line(
     let mut prover = BoundedProver::new(limits.first_question);
     prover.set_stop(stop.clone());
     prover.set_memo_cap(limits.memo_positions);
+    prover.set_endgame(endgame);
     let mut judge = Judge {
         limits,
         states: work,

@@ -8,8 +8,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use clap::Args;
+use cpu_time::ProcessTime;
 
 use checkers::formats::files;
+use checkers::search::solve::endgame_databases;
 use checkers::tools::verify::{self, Optimality};
 
 use super::{memory, output};
@@ -47,6 +49,15 @@ pub struct VerifyArgs {
     #[arg(long = "max-mb", value_name = "MIB", default_value_t = 1024,
           value_parser = clap::value_parser!(u64).range(16..=1 << 20))]
     pub max_mb: u64,
+
+    /// Endgame databases (`checkers egdb build --pieces 6`) whose exact values answer the
+    /// analysis at positions of at most six pieces.
+    ///
+    /// Off by default: the analyser then uses nothing of the engine's rules, search or
+    /// databases. With it, positions the databases hold are trusted as they are (`checkers egdb
+    /// verify` checks them).
+    #[arg(long, value_name = "DIR")]
+    pub egdb: Option<PathBuf>,
 }
 
 /// Runs the check.
@@ -68,6 +79,13 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode> {
         )
         .into());
     }
+    if let Some(dir) = args.egdb.as_deref().filter(|d| !d.is_dir()) {
+        return Err(output::BadInput(format!(
+            "--egdb {}: not a directory of endgame databases",
+            dir.display()
+        ))
+        .into());
+    }
     let puzzle = files::read_puzzle(&args.inputfile)?;
     let states = files::read_solution(&args.solution)?;
     let expected = args
@@ -77,7 +95,7 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode> {
         .transpose()?;
     let mut verdict = verify::check_moves(&puzzle, &states, expected.as_deref());
     if verdict.needs_analysis() {
-        (verdict.optimality, verdict.plies) = analyse_within_budget(states, args);
+        (verdict.optimality, verdict.plies, verdict.analysed) = analyse_within_budget(states, args);
     }
     output::println(&verdict.to_string())?;
     Ok(if !verdict.passed() {
@@ -92,6 +110,13 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode> {
 /// How often the budget is checked and the progress line redrawn.
 const TICK: Duration = Duration::from_millis(100);
 
+/// The analysis's verdict, its verdicts per move, and its positions and node budget.
+type Analysed = (Optimality, Vec<verify::PlyReport>, Option<(u64, u64)>);
+
+/// The clock's safety net in wall time, as a multiple of `--max-seconds`: the budget itself is
+/// in positions, and a loaded machine gives the analysis only part of a core.
+const WALL_FACTOR: u32 = 4;
+
 /// How long the analysis may take to hand back what it established once told to stop.
 const GRACE: Duration = Duration::from_secs(10);
 
@@ -100,13 +125,11 @@ const ANALYSIS_STACK_BYTES: usize = 64 << 20;
 
 /// The per-move analysis of `states` on its own thread, watched from this one. Its node budget
 /// comes from `--max-seconds` ([`verify::NODES_PER_SECOND`]), so the verdicts do not depend on
-/// the machine's speed; the clock and the process's resident memory are safety nets: past
-/// `--max-seconds` or `--max-mb` the analysis is told to stop and reports what it established.
+/// the machine's speed or load; the process's CPU time (past `--max-seconds`), the wall clock
+/// (past [`WALL_FACTOR`] times that) and its resident memory (past `--max-mb`) are safety nets:
+/// the analysis is then told to stop and reports what it established.
 /// Progress is drawn on standard error when it is a terminal.
-fn analyse_within_budget(
-    states: Vec<checkers::Position>,
-    args: &VerifyArgs,
-) -> (Optimality, Vec<verify::PlyReport>) {
+fn analyse_within_budget(states: Vec<checkers::Position>, args: &VerifyArgs) -> Analysed {
     use std::io::IsTerminal;
 
     let max_bytes = args.max_mb << 20;
@@ -115,13 +138,18 @@ fn analyse_within_budget(
     let reason = Arc::new(Mutex::new(String::new()));
     let (send, receive) = mpsc::channel();
     let count = states.len();
+    let endgame = args
+        .egdb
+        .as_ref()
+        .map(|dir| Arc::new(endgame_databases(Some(dir))));
     let spawned = {
         let (stop, reason) = (Arc::clone(&stop), Arc::clone(&reason));
         std::thread::Builder::new()
             .name("analysis".to_string())
             .stack_size(ANALYSIS_STACK_BYTES)
             .spawn(move || {
-                let result = verify::judge(&states, limits, Some(stop), "");
+                let judged = verify::judge(&states, limits, Some(stop), endgame, "");
+                let result = (judged.optimality, judged.plies, judged.nodes);
                 let why = reason.lock().map(|r| r.clone()).unwrap_or_default();
                 // The receiver is gone only after the grace period; the result is then unwanted.
                 let _ = send.send((result, why));
@@ -129,7 +157,7 @@ fn analyse_within_budget(
     };
     if let Err(e) = spawned {
         let why = format!("the analysis could not be started: {e}");
-        return (Optimality::Unproven(why), Vec::new());
+        return (Optimality::Unproven(why), Vec::new(), None);
     }
     let progress = if std::io::stderr().is_terminal() {
         indicatif::ProgressBar::new_spinner()
@@ -137,27 +165,37 @@ fn analyse_within_budget(
         indicatif::ProgressBar::hidden()
     };
     let started = Instant::now();
+    let cpu_at_start = ProcessTime::try_now().map_or(Duration::ZERO, |t| t.as_duration());
     let deadline = Duration::from_secs(args.max_seconds);
     let mut stopped_at: Option<Instant> = None;
     let result = loop {
         match receive.recv_timeout(TICK) {
-            Ok(((optimality, plies), why)) => break (with_reason(optimality, &why), plies),
+            Ok(((optimality, plies, nodes), why)) => {
+                break (
+                    with_reason(optimality, &why),
+                    plies,
+                    Some((nodes, limits.node_budget)),
+                )
+            }
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 let why = "the analysis stopped without an answer".to_string();
-                break (Optimality::Unproven(why), Vec::new());
+                break (Optimality::Unproven(why), Vec::new(), None);
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
         if let Some(at) = stopped_at {
             if at.elapsed() > GRACE {
                 let why = reason.lock().map(|r| r.clone()).unwrap_or_default();
-                break (Optimality::Unproven(why), Vec::new());
+                break (Optimality::Unproven(why), Vec::new(), None);
             }
             continue;
         }
         let elapsed = started.elapsed();
+        let cpu = ProcessTime::try_now()
+            .ok()
+            .map(|t| t.as_duration().saturating_sub(cpu_at_start));
         let resident = memory::resident_bytes();
-        let why = if elapsed >= deadline {
+        let why = if cpu.is_some_and(|c| c >= deadline) || elapsed >= deadline * WALL_FACTOR {
             Some(format!(
                 "the time budget of {} s (--max-seconds) ran out",
                 args.max_seconds

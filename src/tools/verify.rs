@@ -18,6 +18,7 @@ use crate::rules::movegen::{self, legal_moves};
 use crate::rules::moves::Move;
 use crate::rules::piece::Color;
 use crate::rules::position::Position;
+use crate::search::endgame::EndgameDb;
 
 /// Why a state is not a legal successor of the one before.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -188,6 +189,8 @@ pub struct Verification {
     pub optimality: Optimality,
     /// The verdict on every move, when the analysis ran.
     pub plies: Vec<PlyReport>,
+    /// Positions the analysis expanded or enumerated, and its node budget, when it ran.
+    pub analysed: Option<(u64, u64)>,
     /// The comparison with `--expected`, if given.
     pub comparison: Option<Comparison>,
 }
@@ -234,9 +237,11 @@ pub fn verify_with(
 ) -> Verification {
     let mut verification = check_moves(puzzle, states, expected);
     if verification.needs_analysis() {
-        let (optimality, plies) = judge(states, verdict_limits(limits), None, "");
-        verification.optimality = optimality;
-        verification.plies = plies;
+        let limits = verdict_limits(limits);
+        let judged = judge(states, limits, None, None, "");
+        verification.optimality = judged.optimality;
+        verification.plies = judged.plies;
+        verification.analysed = Some((judged.nodes, limits.node_budget));
     }
     verification
 }
@@ -269,6 +274,7 @@ pub fn check_moves(
         moves,
         optimality: Optimality::NotChecked,
         plies: Vec::new(),
+        analysed: None,
         comparison,
     }
 }
@@ -295,7 +301,7 @@ pub fn limits_for_memory(max_bytes: u64) -> OracleLimits {
 /// budget. Measured with the release build on the boards of `tests/data/refuted/` (see
 /// `docs/random-boards.md`), then rounded down so that a loaded machine still ends on the node
 /// budget, which gives the same verdicts everywhere, rather than on the clock.
-pub const NODES_PER_SECOND: u64 = 1_000_000;
+pub const NODES_PER_SECOND: u64 = 500_000;
 
 /// The limits of the per-move analysis within `max_seconds` and about `max_bytes`: the node
 /// budget is [`NODES_PER_SECOND`] a second; the memory is split as [`limits_for_memory`] says.
@@ -343,10 +349,22 @@ fn first_illegal(puzzle: &Position, states: &[Position]) -> Option<(usize, StepF
 /// Exact analysis of a legal, finished line within `limits`: the overall verdict of [`judge`].
 #[must_use]
 pub fn analyse(states: &[Position], limits: OracleLimits) -> Optimality {
-    judge(states, verdict_limits(limits), None, "").0
+    judge(states, verdict_limits(limits), None, None, "").optimality
 }
 
-/// The per-move analysis of a legal, finished line within `limits`, stopped early when `stop`
+/// What [`judge`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Judged {
+    /// The line's verdict.
+    pub optimality: Optimality,
+    /// The verdict on each move.
+    pub plies: Vec<PlyReport>,
+    /// Positions expanded or enumerated.
+    pub nodes: u64,
+}
+
+/// The per-move analysis of a legal, finished line within `limits`, with the exact values of
+/// `endgame`'s store at positions of at most six pieces when given, stopped early when `stop`
 /// is set (`interrupted` then says why, for example "the time budget of 30 s (--max-seconds) ran
 /// out"): the overall verdict and one report per move. States are numbered from 1 (the puzzle)
 /// in every message.
@@ -355,11 +373,18 @@ pub fn judge(
     states: &[Position],
     limits: VerdictLimits,
     stop: Option<Arc<AtomicBool>>,
+    endgame: Option<Arc<EndgameDb>>,
     interrupted: &str,
-) -> (Optimality, Vec<PlyReport>) {
-    let verdicts = match judge_line(states, limits, stop) {
+) -> Judged {
+    let verdicts = match judge_line(states, limits, stop, endgame) {
         Ok(v) => v,
-        Err(e) => return (Optimality::Unproven(e.to_string()), Vec::new()),
+        Err(e) => {
+            return Judged {
+                optimality: Optimality::Unproven(e.to_string()),
+                plies: Vec::new(),
+                nodes: 0,
+            }
+        }
     };
     let plies: Vec<PlyReport> = verdicts
         .moves
@@ -376,7 +401,11 @@ pub fn judge(
                 .map(|(child, _)| notation_between(&states[i], child)),
         })
         .collect();
-    (overall(&verdicts, &plies, interrupted), plies)
+    Judged {
+        optimality: overall(&verdicts, &plies, interrupted),
+        plies,
+        nodes: verdicts.nodes,
+    }
 }
 
 /// The move from `before` to `after` in standard notation ("?" if no legal move leads there,
@@ -538,6 +567,19 @@ pub fn value_text(value: Value) -> String {
     }
 }
 
+/// `n` with commas between thousands.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// `n` and the noun, singular for 1.
 fn plural(n: u32, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
@@ -560,6 +602,14 @@ impl fmt::Display for Verification {
         }
         for p in &self.plies {
             writeln!(f, "{:<10}{p}", format!("ply {}:", p.ply))?;
+        }
+        if let Some((nodes, budget)) = self.analysed {
+            writeln!(
+                f,
+                "analysis: {} positions of a budget of {}",
+                thousands(nodes),
+                thousands(budget)
+            )?;
         }
         match &self.optimality {
             Optimality::Optimal(v) => writeln!(

@@ -91,7 +91,8 @@ fn verify_refutes_the_issue_23_lines() {
             parse_solution(&fs::read(dir.join(format!("{name}.solution.txt"))).expect("line"))
                 .expect(name);
         assert_eq!(states.first(), Some(&puzzle));
-        let (optimality, plies) = judge(&states, budget_limits(300, 5000 << 20), None, "");
+        let judged = judge(&states, budget_limits(300, 5000 << 20), None, None, "");
+        let (optimality, plies) = (judged.optimality, judged.plies);
         let Optimality::Suboptimal(state, _) = optimality else {
             panic!("{name}: {optimality:?}");
         };

@@ -17,9 +17,10 @@
 #   VERIFY_MB       verify's --max-mb (default 10000): each job's analysis stays within it.
 #   JOBS            boards solved and verified at once (default 1). Each verification may take
 #                   VERIFY_MB of memory: JOBS=2 needs twice that.
-#   EGDB=DIR        solve with the endgame databases of DIR (checkers egdb build --pieces 6).
-#                   Without it the solver reads no database directory at all (not even
-#                   $CHECKERS_EGDB or the default one): the figures of a machine without them.
+#   EGDB=DIR        solve with the endgame databases of DIR (checkers egdb build --pieces 6),
+#                   and verify with them too (verify --egdb) unless VERIFY_EGDB=0. Without it
+#                   neither reads a database directory (not even $CHECKERS_EGDB or the default
+#                   one): the figures of a machine without them.
 #   BIN=PATH        use that binary instead of building one.
 set -euo pipefail
 count=${1:-100}
@@ -38,10 +39,16 @@ mkdir -p "$dir"
 if [ -n "${EGDB:-}" ]; then
     [ -d "$EGDB" ] || { echo "EGDB=$EGDB is not a directory" >&2; exit 2; }
     export egdb_args="--egdb $EGDB"
+    if [ "${VERIFY_EGDB:-1}" = 0 ]; then
+        export verify_egdb_args=""
+    else
+        export verify_egdb_args="--egdb $EGDB"
+    fi
 else
     # A directory that does not exist: the solver then builds its small databases on the spot.
     export CHECKERS_EGDB=$dir/no-egdb
     export egdb_args=""
+    export verify_egdb_args=""
 fi
 "$bin" bench --random "$count" --seed "$seed" --boards-dir "$dir" --boards-only >/dev/null
 
@@ -65,8 +72,10 @@ solve_one() {
     summary=$(tail -1 "$dir/$name.solved")
     start=$(date +%s%N)
     rc=0
+    # shellcheck disable=SC2086
     "$bin" verify --inputfile "$board" --solution "$dir/$name.solution.txt" \
-        --max-seconds "$verify_seconds" --max-mb "$verify_mb" >"$dir/$name.verdict.tmp" 2>&1 || rc=$?
+        --max-seconds "$verify_seconds" --max-mb "$verify_mb" $verify_egdb_args \
+        >"$dir/$name.verdict.tmp" 2>&1 || rc=$?
     vms=$((($(date +%s%N) - start) / 1000000))
     case $(grep '^optimal:' "$dir/$name.verdict.tmp" || true) in
         "optimal:  yes"*) v=optimal ;;
@@ -133,7 +142,7 @@ done_count=$((count - missing))
 [ "$done_count" -gt 0 ] || { echo "no board finished" >&2; exit 1; }
 echo "boards: $done_count of $count (seed $seed, --time-limit $limit, ${EGDB:+databases $EGDB}${EGDB:-no database directory}, $jobs at once; results in $dir)"
 echo "solver: $proven proven optimal ($((100 * proven / done_count))%), $unproven not proven"
-echo "verify (--max-seconds $verify_seconds --max-mb $verify_mb): $refuted lines refuted${refuted_names[*]:+: ${refuted_names[*]}}"
+echo "verify (--max-seconds $verify_seconds --max-mb $verify_mb${verify_egdb_args:+ $verify_egdb_args}): $refuted lines refuted${refuted_names[*]:+: ${refuted_names[*]}}"
 echo "verify: $((optimal + refuted)) lines decided ($optimal proven optimal, $refuted refuted), $undecided undecided, $errors errors"
 echo "verify: of the $unproven lines the solver did not prove, $unproven_decided decided; moves decided: $moves_decided of $moves_all"
 echo "time: solving $((solve_ms / 1000)) s ($((solve_ms / done_count)) ms a board), verifying $((verify_ms / 1000)) s ($((verify_ms / done_count)) ms a board); this run $wall s of wall time"

@@ -102,3 +102,54 @@ fn verify_refutes_the_issue_23_lines() {
         assert_eq!(report.to_string(), text, "{name}");
     }
 }
+
+/// `verify --egdb DIR` reads the databases through their probe: a line of 3 pieces is then
+/// decided with no position expanded, with the same verdict as the analyser's own analysis.
+#[test]
+fn the_databases_answer_the_analysis_when_asked() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let store = dir.path().join("egdb");
+    let checkers = || {
+        let mut cmd = assert_cmd::Command::cargo_bin("checkers").expect("binary");
+        cmd.env("CHECKERS_EGDB", "/nonexistent/checkers-egdb-test");
+        cmd
+    };
+    let built = checkers()
+        .args(["egdb", "build", "--pieces", "3", "--egdb"])
+        .arg(&store)
+        .output()
+        .expect("runs");
+    assert!(built.status.success(), "{built:?}");
+    let name = "kings-2v1-double-corner.txt";
+    let verify = |extra: &[&std::ffi::OsStr]| {
+        let out = checkers()
+            .args(["verify", "--inputfile"])
+            .arg(manifest().join("puzzles").join(name))
+            .arg("--solution")
+            .arg(manifest().join("expected").join(name))
+            .args(extra)
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let own = verify(&[]);
+    let with = verify(&["--egdb".as_ref(), store.as_os_str()]);
+    let verdicts = |text: &str| {
+        text.lines()
+            .filter(|l| !l.starts_with("analysis:"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(verdicts(&own), verdicts(&with));
+    assert!(own.contains("optimal:  yes"), "{own}");
+    assert!(!own.contains("analysis: 0 positions"), "{own}");
+    assert!(with.contains("analysis: 0 positions"), "{with}");
+    checkers()
+        .args(["verify", "--egdb", "/nonexistent/egdb", "--inputfile"])
+        .arg(manifest().join("puzzles").join(name))
+        .arg("--solution")
+        .arg(manifest().join("expected").join(name))
+        .assert()
+        .code(2);
+}

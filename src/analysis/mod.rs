@@ -34,7 +34,9 @@ use thiserror::Error;
 
 pub use line::{canonical_move, check_line, optimal_line, Fault, FaultKind, LineReport};
 pub use oracle::{Oracle, OracleLimits, DEFAULT_QUICK_BUDGET};
-pub use prover::{BoundedProver, DEFAULT_MAX_PLIES, DEFAULT_NODE_BUDGET, MAX_PROVER_PLIES};
+pub use prover::{
+    BoundedProver, KnownValues, DEFAULT_MAX_PLIES, DEFAULT_NODE_BUDGET, MAX_PROVER_PLIES,
+};
 pub use retrograde::{solve_reachable, Table, DEFAULT_MAX_POSITIONS};
 pub use value::Value;
 pub use verdicts::{judge_line, LineVerdicts, MoveKind, MoveVerdict, Range, Stop, VerdictLimits};

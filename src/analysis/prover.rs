@@ -18,7 +18,17 @@ use rustc_hash::FxHashMap;
 use super::rules::Board;
 use super::{AnalysisError, Value};
 use crate::rules::position::Position;
-use crate::search::endgame::{EndgameDb, PROBE_PIECES};
+
+/// Exact values given from outside the analyser, for positions of a few pieces (the endgame
+/// databases, as `verify --egdb` asks): an option, so that the analyser depends on nothing of the
+/// engine's unless a caller supplies it.
+pub trait KnownValues: Send + Sync + std::fmt::Debug {
+    /// Most pieces of a position whose value may be known; only those are asked.
+    fn max_pieces(&self) -> u32;
+
+    /// The exact value of `pos` for its side to move, when known.
+    fn value(&self, pos: &Position) -> Option<Value>;
+}
 
 /// Default bound on the length of the games the prover looks for.
 pub const DEFAULT_MAX_PLIES: u32 = 40;
@@ -97,10 +107,8 @@ pub struct BoundedProver {
     stop: Option<Arc<AtomicBool>>,
     /// Most positions remembered: a search that would remember more runs out of budget.
     memo_cap: usize,
-    /// Endgame databases whose exact values answer both questions at positions of at most
-    /// [`PROBE_PIECES`] pieces (an option: without them the prover depends on nothing of the
-    /// engine's).
-    endgame: Option<Arc<EndgameDb>>,
+    /// Exact values that answer both questions at positions of a few pieces (an option).
+    known: Option<Arc<dyn KnownValues>>,
 }
 
 impl Default for BoundedProver {
@@ -119,35 +127,30 @@ impl BoundedProver {
             expanded: 0,
             stop: None,
             memo_cap: usize::MAX,
-            endgame: None,
+            known: None,
         }
-    }
-
-    /// Lets the exact values of `endgame` (read through its one probe) answer the questions at
-    /// positions of at most [`PROBE_PIECES`] pieces that its store holds.
-    pub fn set_endgame(&mut self, endgame: Option<Arc<EndgameDb>>) {
-        self.endgame = endgame;
-    }
-
-    /// The databases' exact value of `pos`, when they are given and hold it.
-    fn database_value(&self, pos: &Board) -> Option<Value> {
-        let db = self.endgame.as_ref()?;
-        let (a, b, c, d) = pos.material();
-        if (a + b + c + d) as usize > PROBE_PIECES {
-            return None;
-        }
-        let score = db.score(&pos.to_position(), 0)?;
-        Some(match score.plies_to_end() {
-            None => Value::Draw,
-            Some(n) if score.is_win() => Value::Win(n),
-            Some(n) => Value::Loss(n),
-        })
     }
 
     /// Caps the positions remembered: a search that would remember more ends with
     /// [`AnalysisError::BudgetExhausted`], and [`BoundedProver::clear`] makes room again.
     pub fn set_memo_cap(&mut self, cap: usize) {
         self.memo_cap = cap;
+    }
+
+    /// Lets `known` answer the questions at positions of at most its
+    /// [`KnownValues::max_pieces`] pieces, where it knows the value.
+    pub fn set_known_values(&mut self, known: Option<Arc<dyn KnownValues>>) {
+        self.known = known;
+    }
+
+    /// The exact value of `pos` given from outside, if any.
+    fn database_value(&self, pos: &Board) -> Option<Value> {
+        let known = self.known.as_ref()?;
+        let (a, b, c, d) = pos.material();
+        if a + b + c + d > known.max_pieces() {
+            return None;
+        }
+        known.value(&pos.to_position())
     }
 
     /// A flag another thread may set to stop every later search at its next expansion, with

@@ -28,9 +28,9 @@ use std::sync::Arc;
 use super::prover::{BoundedProver, MAX_PROVER_PLIES};
 use super::retrograde::{solve_reachable_until, Table};
 use super::rules::Board;
+use super::KnownValues;
 use super::{AnalysisError, Value};
 use crate::rules::position::Position;
-use crate::search::endgame::EndgameDb;
 
 /// What is established about a value for the side to move: it lies between `lo` and `hi`
 /// (inclusive) in the mover's order of preference ([`Value`]'s [`Ord`]).
@@ -237,9 +237,9 @@ const DRAWN_LINE_BASE: u32 = 8;
 
 /// Judges every move of `states`, a legal game whose last state ends it (no legal move, or the
 /// third occurrence of a position), within `limits`. `stop`, when set by another thread, ends
-/// the work early with what is established ([`Stop::Interrupted`]). `endgame`, when given,
-/// answers the bounded questions at positions of at most six pieces its store holds (see
-/// [`BoundedProver::set_endgame`]); without it the analysis uses nothing of the engine's.
+/// the work early with what is established ([`Stop::Interrupted`]). `known`, when given,
+/// answers the bounded questions where it knows the value (see
+/// [`BoundedProver::set_known_values`]); without it the analysis uses nothing of the engine's.
 ///
 /// # Errors
 /// [`AnalysisError::Inconsistent`] when the analyser's own rules disagree with the line (a state
@@ -248,7 +248,7 @@ pub fn judge_line(
     states: &[Position],
     limits: VerdictLimits,
     stop: Option<Arc<AtomicBool>>,
-    endgame: Option<Arc<EndgameDb>>,
+    known: Option<Arc<dyn KnownValues>>,
 ) -> Result<LineVerdicts, AnalysisError> {
     let boards: Vec<Board> = states.iter().map(Board::from_position).collect();
     for (i, pair) in boards.windows(2).enumerate() {
@@ -267,7 +267,8 @@ pub fn judge_line(
         .enumerate()
         .map(|(i, &board)| StateWork {
             board,
-            exact: None,
+            // A position without a move is lost at once.
+            exact: (!board.has_moves()).then_some(Value::Loss(0)),
             next: 0,
             base: if won {
                 (last - i) as u32
@@ -279,7 +280,7 @@ pub fn judge_line(
     let mut prover = BoundedProver::new(limits.first_question);
     prover.set_stop(stop.clone());
     prover.set_memo_cap(limits.memo_positions);
-    prover.set_endgame(endgame);
+    prover.set_known_values(known);
     let mut judge = Judge {
         limits,
         states: work,
@@ -591,6 +592,18 @@ mod tests {
             Range::exact(Value::Loss(4)).for_parent(),
             Range::exact(Value::Win(5))
         );
+    }
+
+    #[test]
+    fn a_line_of_one_lost_position_is_decided() {
+        // Red's man on its crowning row cannot move: red has lost.
+        let pos = crate::analysis::test_boards::board(
+            ".r......\n........\n........\n........\n........\n........\n........\n.......b\n",
+        );
+        let v = judge_line(&[pos], VerdictLimits::default(), None, None).expect("judged");
+        assert!(v.moves.is_empty());
+        assert_eq!(v.states, vec![Range::exact(Value::Loss(0))]);
+        assert_eq!(v.stop, None);
     }
 
     #[test]

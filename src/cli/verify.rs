@@ -141,7 +141,7 @@ fn analyse_within_budget(states: Vec<checkers::Position>, args: &VerifyArgs) -> 
     let endgame = args
         .egdb
         .as_ref()
-        .map(|dir| Arc::new(endgame_databases(Some(dir))));
+        .map(|dir| Arc::new(verify::DatabaseValues(endgame_databases(Some(dir)))));
     let spawned = {
         let (stop, reason) = (Arc::clone(&stop), Arc::clone(&reason));
         std::thread::Builder::new()

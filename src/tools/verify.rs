@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use crate::analysis::{
-    judge_line, LineVerdicts, MoveKind, MoveVerdict, OracleLimits, Range, Stop, Value,
+    judge_line, KnownValues, LineVerdicts, MoveKind, MoveVerdict, OracleLimits, Range, Stop, Value,
     VerdictLimits,
 };
 use crate::formats::notation::{move_path, move_text};
@@ -18,7 +18,7 @@ use crate::rules::movegen::{self, legal_moves};
 use crate::rules::moves::Move;
 use crate::rules::piece::Color;
 use crate::rules::position::Position;
-use crate::search::endgame::EndgameDb;
+use crate::search::endgame::{EndgameDb, PROBE_PIECES};
 
 /// Why a state is not a legal successor of the one before.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -352,6 +352,26 @@ pub fn analyse(states: &[Position], limits: OracleLimits) -> Optimality {
     judge(states, verdict_limits(limits), None, None, "").optimality
 }
 
+/// The endgame databases' one probe as exact values for the analyser (`verify --egdb`):
+/// positions of at most [`PROBE_PIECES`] pieces that the store holds.
+#[derive(Debug)]
+pub struct DatabaseValues(pub EndgameDb);
+
+impl KnownValues for DatabaseValues {
+    fn max_pieces(&self) -> u32 {
+        PROBE_PIECES as u32
+    }
+
+    fn value(&self, pos: &Position) -> Option<Value> {
+        let score = self.0.score(pos, 0)?;
+        Some(match score.plies_to_end() {
+            None => Value::Draw,
+            Some(n) if score.is_win() => Value::Win(n),
+            Some(n) => Value::Loss(n),
+        })
+    }
+}
+
 /// What [`judge`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Judged {
@@ -373,10 +393,11 @@ pub fn judge(
     states: &[Position],
     limits: VerdictLimits,
     stop: Option<Arc<AtomicBool>>,
-    endgame: Option<Arc<EndgameDb>>,
+    endgame: Option<Arc<DatabaseValues>>,
     interrupted: &str,
 ) -> Judged {
-    let verdicts = match judge_line(states, limits, stop, endgame) {
+    let known = endgame.map(|db| db as Arc<dyn KnownValues>);
+    let verdicts = match judge_line(states, limits, stop, known) {
         Ok(v) => v,
         Err(e) => {
             return Judged {
@@ -448,7 +469,12 @@ fn overall(verdicts: &LineVerdicts, plies: &[PlyReport], interrupted: &str) -> O
         );
     }
     if verdicts.all_optimal() {
-        if let Some(v) = verdicts.states.first().and_then(|r| r.value()) {
+        // A proven first move gives exactly the best its position allows: `before.hi`.
+        let root = match verdicts.moves.first() {
+            Some(first) => Some(first.before.hi),
+            None => verdicts.states.first().and_then(|r| r.value()),
+        };
+        if let Some(v) = root {
             return Optimality::Optimal(v);
         }
     }

@@ -140,7 +140,9 @@ for name in "${names[@]}"; do
 done
 done_count=$((count - missing))
 [ "$done_count" -gt 0 ] || { echo "no board finished" >&2; exit 1; }
-echo "boards: $done_count of $count (seed $seed, --time-limit $limit, ${EGDB:+databases $EGDB}${EGDB:-no database directory}, $jobs at once; results in $dir)"
+databases="no database directory"
+[ -z "${EGDB:-}" ] || databases="databases $EGDB"
+echo "boards: $done_count of $count (seed $seed, --time-limit $limit, $databases, $jobs at once; results in $dir)"
 echo "solver: $proven proven optimal ($((100 * proven / done_count))%), $unproven not proven"
 echo "verify (--max-seconds $verify_seconds --max-mb $verify_mb${verify_egdb_args:+ $verify_egdb_args}): $refuted lines refuted${refuted_names[*]:+: ${refuted_names[*]}}"
 echo "verify: $((optimal + refuted)) lines decided ($optimal proven optimal, $refuted refuted), $undecided undecided, $errors errors"

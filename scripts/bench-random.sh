@@ -1,95 +1,150 @@
 #!/usr/bin/env bash
-# The random-board benchmark: solves seeded random boards, then checks every line with
-# `checkers verify` (the independent analyser), and prints the share proven, the lines found
-# suboptimal, the lines the analyser could not decide, and the time spent.
+# The random-board benchmark (docs/random-boards.md): solves seeded random boards, checks every
+# line with `checkers verify` (the independent analyser, a verdict per move), and prints the share
+# the solver proved, the lines verify refuted, decided and left undecided, and the time used.
 #
 # Usage (from the repository root): bash scripts/bench-random.sh [COUNT] [SEED] [TIME_LIMIT]
-#   COUNT boards (default 300) of seed SEED (default 1), each solved with --time-limit TIME_LIMIT
-#   (default 50, the solver's default). VERIFY_SECONDS (default 60) and VERIFY_KIB (default
-#   4000000) bound each verification; a verification stopped by them counts as undecided.
-#   JOBS (default 1) boards are solved and verified at once: the solver and the analyser use more
-#   than one thread at times, so more jobs than cores slows each board and can make the deadline
-#   cut lines that a quiet machine proves. KEEP=DIR keeps the boards, solutions and verdicts in
-#   DIR; BIN=PATH uses that binary instead of building one.
-#
-# An unproven board whose proofs reached "no end within 25 plies" or more from the puzzle's
-# position has no win or loss of at most 25 plies; the others are listed, since a short game end
-# may exist there.
+#   COUNT boards (default 100) of seed SEED (default 1), each solved with --time-limit TIME_LIMIT
+#   (default 50, the solver's default).
+# Environment:
+#   DIR=PATH        where boards, lines, verdicts and results go (default:
+#                   $TMPDIR/checkers-bench-random-SEED-LIMIT, with -egdb when EGDB is set). The
+#                   run is resumable: a board with a result (NAME.result) is neither solved nor
+#                   verified again; a board whose line was written (NAME.solved) is only verified
+#                   again, so an interrupted verification is redone. Delete DIR to start afresh.
+#   VERIFY_SECONDS  verify's --max-seconds (default 300; its node budget, a million positions a
+#                   second, so verdicts do not depend on the load; the clock is a safety net).
+#   VERIFY_MB       verify's --max-mb (default 10000): each job's analysis stays within it.
+#   JOBS            boards solved and verified at once (default 1). Each verification may take
+#                   VERIFY_MB of memory: JOBS=2 needs twice that.
+#   EGDB=DIR        solve with the endgame databases of DIR (checkers egdb build --pieces 6),
+#                   and verify with them too (verify --egdb) unless VERIFY_EGDB=0. Without it
+#                   neither reads a database directory (not even $CHECKERS_EGDB or the default
+#                   one): the figures of a machine without them.
+#   BIN=PATH        use that binary instead of building one.
 set -euo pipefail
-count=${1:-300}
+count=${1:-100}
 seed=${2:-1}
 limit=${3:-50}
-export verify_seconds=${VERIFY_SECONDS:-60}
-export verify_kib=${VERIFY_KIB:-4000000}
+export verify_seconds=${VERIFY_SECONDS:-300}
+export verify_mb=${VERIFY_MB:-10000}
 jobs=${JOBS:-1}
 if [ -z "${BIN:-}" ]; then
     cargo build --release -q
 fi
 export bin=${BIN:-$PWD/target/release/checkers}
 export limit
-export dir=${KEEP:-$(mktemp -d)}
+export dir=${DIR:-${KEEP:-${TMPDIR:-/tmp}/checkers-bench-random-$seed-$limit${EGDB:+-egdb}}}
 mkdir -p "$dir"
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$dir"' EXIT
-"$bin" bench --random "$count" --seed "$seed" --boards-dir "$dir" --boards-only
+if [ -n "${EGDB:-}" ]; then
+    [ -d "$EGDB" ] || { echo "EGDB=$EGDB is not a directory" >&2; exit 2; }
+    export egdb_args="--egdb $EGDB"
+    if [ "${VERIFY_EGDB:-1}" = 0 ]; then
+        export verify_egdb_args=""
+    else
+        export verify_egdb_args="--egdb $EGDB"
+    fi
+else
+    # A directory that does not exist: the solver then builds its small databases on the spot.
+    export CHECKERS_EGDB=$dir/no-egdb
+    export egdb_args=""
+    export verify_egdb_args=""
+fi
+"$bin" bench --random "$count" --seed "$seed" --boards-dir "$dir" --boards-only >/dev/null
 
-# Solves and verifies one board; writes DIR/NAME.result: name, milliseconds, verdict, summary.
+# Solves (unless done) and verifies one board; NAME.result is written last, by a rename:
+# name, solve ms, verify ms, verdict, moves decided, moves, verify's exit code, solver summary.
 solve_one() {
-    local board=$1 name solution start end ms summary verdict v
+    local board=$1 name start ms vms rc v decided moves summary
     name=$(basename "$board" .txt)
-    solution=$dir/$name.solution.txt
+    [ -e "$dir/$name.result" ] && return 0
+    if [ ! -e "$dir/$name.solved" ]; then
+        start=$(date +%s%N)
+        # shellcheck disable=SC2086
+        "$bin" --inputfile "$board" --outputfile "$dir/$name.solution.txt" \
+            --time-limit "$limit" $egdb_args >"$dir/$name.solve.log" 2>&1 || true
+        ms=$((($(date +%s%N) - start) / 1000000))
+        [ -s "$dir/$name.solution.txt" ] || { echo "$name: no line written" >&2; return 0; }
+        printf '%s\n%s\n' "$ms" "$(tail -1 "$dir/$name.solve.log")" >"$dir/$name.solved.tmp"
+        mv "$dir/$name.solved.tmp" "$dir/$name.solved"
+    fi
+    ms=$(head -1 "$dir/$name.solved")
+    summary=$(tail -1 "$dir/$name.solved")
     start=$(date +%s%N)
-    summary=$("$bin" --inputfile "$board" --outputfile "$solution" --time-limit "$limit" 2>&1 | tail -1)
-    end=$(date +%s%N)
-    ms=$(((end - start) / 1000000))
-    verdict=$( (ulimit -v "$verify_kib"; timeout "$verify_seconds" "$bin" verify --inputfile "$board" \
-        --solution "$solution") 2>&1 || true)
-    echo "$verdict" >"$dir/$name.verdict.txt"
-    case $verdict in
-        *"optimal:  yes"*) v=optimal ;;
-        *"optimal:  no:"*) v=SUBOPTIMAL ;;
-        *) v=undecided ;;
+    rc=0
+    # shellcheck disable=SC2086
+    "$bin" verify --inputfile "$board" --solution "$dir/$name.solution.txt" \
+        --max-seconds "$verify_seconds" --max-mb "$verify_mb" $verify_egdb_args \
+        >"$dir/$name.verdict.tmp" 2>&1 || rc=$?
+    vms=$((($(date +%s%N) - start) / 1000000))
+    case $(grep '^optimal:' "$dir/$name.verdict.tmp" || true) in
+        "optimal:  yes"*) v=optimal ;;
+        "optimal:  no:"*) v=REFUTED ;;
+        "optimal:  not proven"*) v=undecided ;;
+        *) v=error ;;
     esac
-    printf '%s %d %s %s\n' "$name" "$ms" "$v" "$summary" >"$dir/$name.result"
+    moves=$(grep -c '^ply [0-9]*:' "$dir/$name.verdict.tmp" || true)
+    decided=$(grep -cE '^ply [0-9]+: +[a-z]+ [^ ]+: (proven optimal|refuted),' "$dir/$name.verdict.tmp" || true)
+    mv "$dir/$name.verdict.tmp" "$dir/$name.verdict.txt"
+    printf '%s %d %d %s %d %d %d %s\n' "$name" "$ms" "$vms" "$v" "$decided" "$moves" "$rc" \
+        "$summary" >"$dir/$name.result.tmp"
+    mv "$dir/$name.result.tmp" "$dir/$name.result"
 }
 export -f solve_one
 
 wall_start=$(date +%s)
-for board in "$dir"/random-"$seed"-*.txt; do
-    case $board in *.solution.txt | *.verdict.txt) continue ;; esac
-    printf '%s\0' "$board"
+names=()
+width=${#count}
+[ "$width" -ge 3 ] || width=3
+for i in $(seq 1 "$count"); do
+    names+=("$(printf "random-%s-%0${width}d" "$seed" "$i")")
+done
+for name in "${names[@]}"; do
+    printf '%s\0' "$dir/$name.txt"
 done | xargs -0 -P "$jobs" -I{} bash -c 'solve_one "$1"' _ {}
 wall=$(($(date +%s) - wall_start))
 
-proven=0 optimal=0 suboptimal=0 undecided=0 solve_total=0 beyond25=0
-short=()
-for result in "$dir"/random-"$seed"-*.result; do
-    read -r name ms v summary <"$result"
-    solve_total=$((solve_total + ms))
-    case $v in
-        optimal) optimal=$((optimal + 1)) ;;
-        SUBOPTIMAL) suboptimal=$((suboptimal + 1)) ;;
-        *) undecided=$((undecided + 1)) ;;
-    esac
+proven=0 optimal=0 refuted=0 undecided=0 errors=0 missing=0 solve_ms=0 verify_ms=0
+moves_all=0 moves_decided=0 unproven=0 unproven_decided=0
+refuted_names=()
+for name in "${names[@]}"; do
+    result=$dir/$name.result
+    if [ ! -e "$result" ]; then
+        missing=$((missing + 1))
+        continue
+    fi
+    read -r _ ms vms v decided moves rc summary <"$result"
+    solve_ms=$((solve_ms + ms))
+    verify_ms=$((verify_ms + vms))
+    moves_all=$((moves_all + moves))
+    moves_decided=$((moves_decided + decided))
     case $summary in
         *"(proven optimal)"*) proven=$((proven + 1)) ;;
-        *)
-            # The first unproven move listed, K, follows K - 1 forced moves (a searched move
-            # before it would have been proven, and the whole line with it): the puzzle has no
-            # game end within its bound plus K - 1 plies.
-            bound=$(sed -n 's/.*(not proven[^:]*: move \([0-9]*\): no end within \([0-9]*\) plies.*/\1 \2/p' <<<"$summary")
-            [ -z "$bound" ] || bound=$(awk '{print $1 - 1 + $2}' <<<"$bound")
-            if [ -n "$bound" ] && [ "$bound" -ge 25 ]; then
-                beyond25=$((beyond25 + 1))
-            else
-                short+=("$name${bound:+ (no end within $bound)}")
-            fi
-            ;;
+        *) unproven=$((unproven + 1)) ;;
     esac
-    printf '%s %6d ms  %-10s %s\n' "$name" "$ms" "$v" "$summary"
+    case $v in
+        optimal) optimal=$((optimal + 1)) ;;
+        REFUTED)
+            refuted=$((refuted + 1))
+            refuted_names+=("$name ($(sed -n 's/^optimal:  no: the move from state \([0-9]*\) .*/ply \1/p' "$dir/$name.verdict.txt"))")
+            ;;
+        undecided) undecided=$((undecided + 1)) ;;
+        *) errors=$((errors + 1)) ;;
+    esac
+    case $summary in
+        *"(proven optimal)"*) ;;
+        *) [ "$v" = optimal ] || [ "$v" = REFUTED ] && unproven_decided=$((unproven_decided + 1)) ;;
+    esac
+    printf '%s %7d ms solve %7d ms verify  %-9s %3d/%-3d moves decided  %s\n' \
+        "$name" "$ms" "$vms" "$v" "$decided" "$moves" "$summary"
 done
-echo "boards: $count (seed $seed, --time-limit $limit, $jobs at once)"
-echo "proven optimal by the solver: $proven ($((100 * proven / count))%)"
-echo "unproven, proven to have no game end within 25 plies: $beyond25"
-echo "unproven, a game end within 25 plies not ruled out: ${#short[@]}${short[*]:+: ${short[*]}}"
-echo "verify: $optimal optimal, $suboptimal suboptimal, $undecided undecided (too large or over ${verify_seconds} s / ${verify_kib} KiB)"
-echo "solving time: $((solve_total / 1000)) s in all, $((solve_total / count)) ms a board; $wall s of wall time"
+done_count=$((count - missing))
+[ "$done_count" -gt 0 ] || { echo "no board finished" >&2; exit 1; }
+databases="no database directory"
+[ -z "${EGDB:-}" ] || databases="databases $EGDB"
+echo "boards: $done_count of $count (seed $seed, --time-limit $limit, $databases, $jobs at once; results in $dir)"
+echo "solver: $proven proven optimal ($((100 * proven / done_count))%), $unproven not proven"
+echo "verify (--max-seconds $verify_seconds --max-mb $verify_mb${verify_egdb_args:+ $verify_egdb_args}): $refuted lines refuted${refuted_names[*]:+: ${refuted_names[*]}}"
+echo "verify: $((optimal + refuted)) lines decided ($optimal proven optimal, $refuted refuted), $undecided undecided, $errors errors"
+echo "verify: of the $unproven lines the solver did not prove, $unproven_decided decided; moves decided: $moves_decided of $moves_all"
+echo "time: solving $((solve_ms / 1000)) s ($((solve_ms / done_count)) ms a board), verifying $((verify_ms / 1000)) s ($((verify_ms / done_count)) ms a board); this run $wall s of wall time"

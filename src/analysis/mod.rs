@@ -17,6 +17,8 @@
 //! - [`optimal_line`], [`canonical_move`] and [`check_line`]: the canonical optimal line from a
 //!   puzzle, the canonical optimal move of one position, and the check of a given line move by
 //!   move.
+//! - [`judge_line`]: a verdict on every move of a line (proven optimal, refuted or undecided)
+//!   within a node budget, from bounded questions and full analyses.
 //!
 //! The repetition rule is ignored throughout: see [`Value`] for why it never changes a value.
 
@@ -26,14 +28,18 @@ mod prover;
 mod retrograde;
 pub mod rules;
 mod value;
+mod verdicts;
 
 use thiserror::Error;
 
 pub use line::{canonical_move, check_line, optimal_line, Fault, FaultKind, LineReport};
 pub use oracle::{Oracle, OracleLimits, DEFAULT_QUICK_BUDGET};
-pub use prover::{BoundedProver, DEFAULT_MAX_PLIES, DEFAULT_NODE_BUDGET, MAX_PROVER_PLIES};
+pub use prover::{
+    BoundedProver, KnownValues, DEFAULT_MAX_PLIES, DEFAULT_NODE_BUDGET, MAX_PROVER_PLIES,
+};
 pub use retrograde::{solve_reachable, Table, DEFAULT_MAX_POSITIONS};
 pub use value::Value;
+pub use verdicts::{judge_line, LineVerdicts, MoveKind, MoveVerdict, Range, Stop, VerdictLimits};
 
 /// Boards shared by the unit tests of the analysis modules.
 #[cfg(test)]
@@ -87,6 +93,9 @@ pub enum AnalysisError {
     /// An optimal line was asked for a drawn position; draw lines are played by the solver.
     #[error("the position is a draw: there is no forced end to play out")]
     Drawn,
+    /// The analysis was stopped from outside (a time or memory budget ran out).
+    #[error("the analysis was stopped")]
+    Stopped,
     /// The values found contradict each other; a bug in this module or in its move generation.
     #[error("inconsistent analysis: {0}")]
     Inconsistent(String),

@@ -10,11 +10,25 @@
 //! only shortcut is remembering answers per position (see [`Known`]); there is no evaluation and
 //! no pruning beyond the logic of "some" and "every".
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
 use rustc_hash::FxHashMap;
 
 use super::rules::Board;
 use super::{AnalysisError, Value};
 use crate::rules::position::Position;
+
+/// Exact values given from outside the analyser, for positions of a few pieces (the endgame
+/// databases, as `verify --egdb` asks): an option, so that the analyser depends on nothing of the
+/// engine's unless a caller supplies it.
+pub trait KnownValues: Send + Sync + std::fmt::Debug {
+    /// Most pieces of a position whose value may be known; only those are asked.
+    fn max_pieces(&self) -> u32;
+
+    /// The exact value of `pos` for its side to move, when known.
+    fn value(&self, pos: &Position) -> Option<Value>;
+}
 
 /// Default bound on the length of the games the prover looks for.
 pub const DEFAULT_MAX_PLIES: u32 = 40;
@@ -89,6 +103,12 @@ pub struct BoundedProver {
     memo: FxHashMap<Board, Facts>,
     budget: u64,
     expanded: u64,
+    /// Set from another thread to stop the search at its next expansion.
+    stop: Option<Arc<AtomicBool>>,
+    /// Most positions remembered: a search that would remember more runs out of budget.
+    memo_cap: usize,
+    /// Exact values that answer both questions at positions of a few pieces (an option).
+    known: Option<Arc<dyn KnownValues>>,
 }
 
 impl Default for BoundedProver {
@@ -105,7 +125,77 @@ impl BoundedProver {
             memo: FxHashMap::default(),
             budget: node_budget,
             expanded: 0,
+            stop: None,
+            memo_cap: usize::MAX,
+            known: None,
         }
+    }
+
+    /// Caps the positions remembered: a search that would remember more ends with
+    /// [`AnalysisError::BudgetExhausted`], and [`BoundedProver::clear`] makes room again.
+    pub fn set_memo_cap(&mut self, cap: usize) {
+        self.memo_cap = cap;
+    }
+
+    /// Lets `known` answer the questions at positions of at most its
+    /// [`KnownValues::max_pieces`] pieces, where it knows the value.
+    pub fn set_known_values(&mut self, known: Option<Arc<dyn KnownValues>>) {
+        self.known = known;
+    }
+
+    /// The exact value of `pos` given from outside, if any.
+    fn database_value(&self, pos: &Board) -> Option<Value> {
+        let known = self.known.as_ref()?;
+        let (a, b, c, d) = pos.material();
+        if a + b + c + d > known.max_pieces() {
+            return None;
+        }
+        known.value(&pos.to_position())
+    }
+
+    /// A flag another thread may set to stop every later search at its next expansion, with
+    /// [`AnalysisError::Stopped`]; what was learnt before is kept.
+    pub fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
+        self.stop = stop;
+    }
+
+    /// Positions expanded by the last call (including one that ran out of budget or stopped).
+    #[must_use]
+    pub fn expanded(&self) -> u64 {
+        self.expanded
+    }
+
+    /// One bounded question: can the side to move of `pos` force a win within `n` plies?
+    /// Answers are exact; what is learnt is remembered for later questions.
+    ///
+    /// # Errors
+    /// As [`BoundedProver::value`], and [`AnalysisError::Stopped`] when the stop flag is set.
+    pub fn board_wins_within(&mut self, pos: &Board, n: u32) -> Result<bool, AnalysisError> {
+        Self::check_bound(n)?;
+        self.expanded = 0;
+        self.wins_within(pos, n)
+    }
+
+    /// One bounded question: must the side to move of `pos` lose within `n` plies, whatever it
+    /// plays? As [`BoundedProver::board_wins_within`].
+    ///
+    /// # Errors
+    /// As [`BoundedProver::board_wins_within`].
+    pub fn board_loses_within(&mut self, pos: &Board, n: u32) -> Result<bool, AnalysisError> {
+        Self::check_bound(n)?;
+        self.expanded = 0;
+        self.loses_within(pos, n)
+    }
+
+    /// [`AnalysisError::BoundTooDeep`] beyond [`MAX_PROVER_PLIES`].
+    fn check_bound(n: u32) -> Result<(), AnalysisError> {
+        if n > MAX_PROVER_PLIES {
+            return Err(AnalysisError::BoundTooDeep {
+                requested: n,
+                max: MAX_PROVER_PLIES,
+            });
+        }
+        Ok(())
     }
 
     /// The exact value of `pos` when the game ends within `max_plies` plies with perfect play;
@@ -131,12 +221,7 @@ impl BoundedProver {
         pos: &Board,
         max_plies: u32,
     ) -> Result<Option<Value>, AnalysisError> {
-        if max_plies > MAX_PROVER_PLIES {
-            return Err(AnalysisError::BoundTooDeep {
-                requested: max_plies,
-                max: MAX_PROVER_PLIES,
-            });
-        }
+        Self::check_bound(max_plies)?;
         self.expanded = 0;
         for n in 0..=max_plies {
             // A lost game ends after an even number of plies, a won one after an odd number.
@@ -182,6 +267,11 @@ impl BoundedProver {
         if let Some(yes) = self.recall(pos, Question::Win, n) {
             return Ok(yes);
         }
+        if let Some(v) = self.database_value(pos) {
+            let yes = matches!(v, Value::Win(k) if k <= n);
+            self.remember(pos, Question::Win, n, yes);
+            return Ok(yes);
+        }
         self.expand()?;
         let mut yes = false;
         for child in pos.successors() {
@@ -197,6 +287,11 @@ impl BoundedProver {
     /// Must the side to move lose within `n` plies, whatever it plays?
     fn loses_within(&mut self, pos: &Board, n: u32) -> Result<bool, AnalysisError> {
         if let Some(yes) = self.recall(pos, Question::Loss, n) {
+            return Ok(yes);
+        }
+        if let Some(v) = self.database_value(pos) {
+            let yes = matches!(v, Value::Loss(k) if k <= n);
+            self.remember(pos, Question::Loss, n, yes);
             return Ok(yes);
         }
         self.expand()?;
@@ -243,8 +338,15 @@ impl BoundedProver {
 
     /// Counts one expanded position against the budget.
     fn expand(&mut self) -> Result<(), AnalysisError> {
+        if self
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            return Err(AnalysisError::Stopped);
+        }
         self.expanded += 1;
-        if self.expanded > self.budget {
+        if self.expanded > self.budget || self.memo.len() >= self.memo_cap {
             return Err(AnalysisError::BudgetExhausted {
                 budget: self.budget,
             });

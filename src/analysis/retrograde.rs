@@ -11,6 +11,7 @@
 //! Positions never reached by the propagation are draws: neither side can force the game to end.
 
 use std::collections::hash_map::Entry;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rustc_hash::FxHashMap;
 
@@ -98,7 +99,17 @@ pub(super) fn solve_reachable_board(
     root: Board,
     max_positions: usize,
 ) -> Result<Table, AnalysisError> {
-    let graph = enumerate(root, max_positions)?;
+    solve_reachable_until(root, max_positions, None)
+}
+
+/// [`solve_reachable_board`] that also ends with [`AnalysisError::Stopped`] soon after `stop` is
+/// set.
+pub(super) fn solve_reachable_until(
+    root: Board,
+    max_positions: usize,
+    stop: Option<&AtomicBool>,
+) -> Result<Table, AnalysisError> {
+    let graph = enumerate(root, max_positions, stop)?;
     let values = propagate(&graph);
     Ok(Table {
         index: graph.index,
@@ -110,7 +121,11 @@ pub(super) fn solve_reachable_board(
 ///
 /// `states` doubles as the queue: position `i` is expanded when the loop reaches it, so when the
 /// loop ends every position has been expanded exactly once.
-fn enumerate(root: Board, max_positions: usize) -> Result<Graph, AnalysisError> {
+fn enumerate(
+    root: Board,
+    max_positions: usize,
+    stop: Option<&AtomicBool>,
+) -> Result<Graph, AnalysisError> {
     let too_large = AnalysisError::TooLarge {
         limit: max_positions,
     };
@@ -124,6 +139,9 @@ fn enumerate(root: Board, max_positions: usize) -> Result<Graph, AnalysisError> 
     let mut succ = Vec::new();
     let mut next = 0;
     while let Some(&board) = states.get(next) {
+        if next % 4096 == 0 && stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return Err(AnalysisError::Stopped);
+        }
         for child in board.successors() {
             let id = match index.entry(child) {
                 Entry::Occupied(known) => *known.get(),

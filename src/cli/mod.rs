@@ -81,7 +81,12 @@ pub enum Command {
     Bench(BenchArgs),
     /// Check a solution: legal moves, finished game, optimal moves, and the same as an expected one.
     ///
-    /// Exit codes: 0 valid (and optimal where proven); 1 invalid or suboptimal; 2 unreadable input.
+    /// Every move gets a verdict from the independent analyser: proven optimal, refuted (with
+    /// what it gives and what a better move gives) or undecided (with what was established, such
+    /// as "no game end within 14 plies"); then the line's: refuted if any move is, optimal only if
+    /// every move is proven. Exit codes: 0 a legal, finished game with every move proven optimal;
+    /// 3 legal and finished, no move refuted, some undecided within the budget; 1 illegal,
+    /// unfinished, a move refuted, or another length than --expected; 2 unreadable input.
     Verify(VerifyArgs),
     /// Play one KTH DD2380 game against a game server with the engine.
     ///

@@ -3,14 +3,22 @@
 
 use std::fmt;
 
-use crate::analysis::{check_line, AnalysisError, FaultKind, Oracle, OracleLimits, Value};
-use crate::formats::notation::move_path;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use crate::analysis::{
+    judge_line, KnownValues, LineVerdicts, MoveKind, MoveVerdict, OracleLimits, Range, Stop, Value,
+    VerdictLimits,
+};
+use crate::formats::notation::{move_path, move_text};
 use crate::rules::bitboard::Bitboard;
 use crate::rules::draw::DrawRule;
 use crate::rules::game::Game;
 use crate::rules::movegen::{self, legal_moves};
 use crate::rules::moves::Move;
+use crate::rules::piece::Color;
 use crate::rules::position::Position;
+use crate::search::endgame::{EndgameDb, PROBE_PIECES};
 
 /// Why a state is not a legal successor of the one before.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,17 +136,33 @@ fn uncrowned(pos: &Position, mv: Move) -> Option<Position> {
     .ok()
 }
 
-/// What the exact analysis says about the line.
+/// What the exact analysis says about the line as a whole.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Optimality {
-    /// Every move is optimal; the puzzle's exact value for red.
+    /// Every move is proven optimal; the puzzle's exact value for red.
     Optimal(Value),
-    /// A move is not optimal (1-based state number and explanation).
+    /// A move is refuted: it gives less than the mover had (1-based number of the state it leads
+    /// to, and explanation of the first such move).
     Suboptimal(usize, String),
-    /// The positions are too large to analyse exactly.
+    /// No move is refuted but some are undecided (why, and what was established).
     Unproven(String),
     /// Not checked because the line is not a legal, finished game.
     NotChecked,
+}
+
+/// The verdict on one move of the line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlyReport {
+    /// The move's number, from 1: the move from state `ply` to state `ply + 1`.
+    pub ply: usize,
+    /// The side that played it.
+    pub mover: Color,
+    /// The move in standard notation.
+    pub notation: String,
+    /// The analysis's verdict and what it rests on.
+    pub verdict: MoveVerdict,
+    /// A better move of a refuted one, in standard notation, when one was found.
+    pub better: Option<String>,
 }
 
 /// How the line compares with an expected one.
@@ -163,6 +187,10 @@ pub struct Verification {
     pub moves: usize,
     /// The exact analysis.
     pub optimality: Optimality,
+    /// The verdict on every move, when the analysis ran.
+    pub plies: Vec<PlyReport>,
+    /// Positions the analysis expanded or enumerated, and its node budget, when it ran.
+    pub analysed: Option<(u64, u64)>,
     /// The comparison with `--expected`, if given.
     pub comparison: Option<Comparison>,
 }
@@ -209,7 +237,11 @@ pub fn verify_with(
 ) -> Verification {
     let mut verification = check_moves(puzzle, states, expected);
     if verification.needs_analysis() {
-        verification.optimality = analyse(states, limits);
+        let limits = verdict_limits(limits);
+        let judged = judge(states, limits, None, None, "");
+        verification.optimality = judged.optimality;
+        verification.plies = judged.plies;
+        verification.analysed = Some((judged.nodes, limits.node_budget));
     }
     verification
 }
@@ -241,6 +273,8 @@ pub fn check_moves(
         game_over,
         moves,
         optimality: Optimality::NotChecked,
+        plies: Vec::new(),
+        analysed: None,
         comparison,
     }
 }
@@ -260,6 +294,35 @@ pub fn limits_for_memory(max_bytes: u64) -> OracleLimits {
         node_budget,
         quick_budget: defaults.quick_budget.min(node_budget),
         ..defaults
+    }
+}
+
+/// Positions the bounded prover expands a second, for turning `--max-seconds` into a node
+/// budget. Measured with the release build on the boards of `tests/data/refuted/` (see
+/// `docs/random-boards.md`), then rounded down so that a loaded machine still ends on the node
+/// budget, which gives the same verdicts everywhere, rather than on the clock.
+pub const NODES_PER_SECOND: u64 = 500_000;
+
+/// The limits of the per-move analysis within `max_seconds` and about `max_bytes`: the node
+/// budget is [`NODES_PER_SECOND`] a second; the memory is split as [`limits_for_memory`] says.
+#[must_use]
+pub fn budget_limits(max_seconds: u64, max_bytes: u64) -> VerdictLimits {
+    VerdictLimits {
+        node_budget: max_seconds.saturating_mul(NODES_PER_SECOND),
+        ..verdict_limits(limits_for_memory(max_bytes))
+    }
+}
+
+/// The per-move analysis's limits from an oracle's: its tables and remembered positions, and a
+/// node budget of ten of its bounded searches.
+#[must_use]
+pub fn verdict_limits(limits: OracleLimits) -> VerdictLimits {
+    let defaults = VerdictLimits::default();
+    VerdictLimits {
+        node_budget: limits.node_budget.saturating_mul(10),
+        first_question: defaults.first_question.min(limits.node_budget).max(1),
+        memo_positions: usize::try_from(limits.node_budget).unwrap_or(usize::MAX),
+        table_positions: limits.max_positions,
     }
 }
 
@@ -283,53 +346,241 @@ fn first_illegal(puzzle: &Position, states: &[Position]) -> Option<(usize, StepF
     None
 }
 
-/// Exact analysis of a legal, finished line within `limits`. States are numbered from 1 (the
-/// puzzle) in every message, as in the rest of the verdict.
+/// Exact analysis of a legal, finished line within `limits`: the overall verdict of [`judge`].
 #[must_use]
 pub fn analyse(states: &[Position], limits: OracleLimits) -> Optimality {
-    let mut oracle = Oracle::new(limits);
-    match check_line(states, &mut oracle) {
-        Ok(report) => match (report.fault, report.root_value) {
-            (None, Some(v)) => Optimality::Optimal(v),
-            (Some(f), _) => match f.kind {
-                FaultKind::Suboptimal { best, played } => {
-                    Optimality::Suboptimal(f.index + 1, suboptimal_text(f.index, best, played))
-                }
-                _ => Optimality::Unproven(format!(
-                    "the analysis disagrees with the move check at state {} ({})",
-                    f.index + 1,
-                    fault_name(&f.kind)
-                )),
-            },
-            (None, None) => Optimality::NotChecked,
-        },
-        Err(AnalysisError::Undecided { max_plies, .. }) => Optimality::Unproven(format!(
-            "too large to prove exactly: the puzzle's value is not decided (no full analysis fits \
-             the memory budget, and no forced end within {})",
-            plural(max_plies, "ply", "plies")
-        )),
-        Err(
-            e @ (AnalysisError::TooLarge { .. }
-            | AnalysisError::BudgetExhausted { .. }
-            | AnalysisError::BoundTooDeep { .. }),
-        ) => Optimality::Unproven(format!("too large to prove exactly ({e})")),
-        Err(e) => Optimality::Unproven(e.to_string()),
+    judge(states, verdict_limits(limits), None, None, "").optimality
+}
+
+/// The endgame databases' one probe as exact values for the analyser (`verify --egdb`):
+/// positions of at most [`PROBE_PIECES`] pieces that the store holds.
+#[derive(Debug)]
+pub struct DatabaseValues(pub EndgameDb);
+
+impl KnownValues for DatabaseValues {
+    fn max_pieces(&self) -> u32 {
+        PROBE_PIECES as u32
+    }
+
+    fn value(&self, pos: &Position) -> Option<Value> {
+        let score = self.0.score(pos, 0)?;
+        Some(match score.plies_to_end() {
+            None => Value::Draw,
+            Some(n) if score.is_win() => Value::Win(n),
+            Some(n) => Value::Loss(n),
+        })
     }
 }
 
-/// The message of a suboptimal move into the state of 0-based `index`.
-fn suboptimal_text(index: usize, best: Value, played: Option<Value>) -> String {
-    let played = played.map_or_else(
-        || "something worse".to_string(),
-        |v| format!("a {}", value_text(v)),
-    );
+/// What [`judge`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Judged {
+    /// The line's verdict.
+    pub optimality: Optimality,
+    /// The verdict on each move.
+    pub plies: Vec<PlyReport>,
+    /// Positions expanded or enumerated.
+    pub nodes: u64,
+}
+
+/// The per-move analysis of a legal, finished line within `limits`, with the exact values of
+/// `endgame`'s store at positions of at most six pieces when given, stopped early when `stop`
+/// is set (`interrupted` then says why, for example "the time budget of 30 s (--max-seconds) ran
+/// out"): the overall verdict and one report per move. States are numbered from 1 (the puzzle)
+/// in every message.
+#[must_use]
+pub fn judge(
+    states: &[Position],
+    limits: VerdictLimits,
+    stop: Option<Arc<AtomicBool>>,
+    endgame: Option<Arc<DatabaseValues>>,
+    interrupted: &str,
+) -> Judged {
+    let known = endgame.map(|db| db as Arc<dyn KnownValues>);
+    let verdicts = match judge_line(states, limits, stop, known) {
+        Ok(v) => v,
+        Err(e) => {
+            return Judged {
+                optimality: Optimality::Unproven(e.to_string()),
+                plies: Vec::new(),
+                nodes: 0,
+            }
+        }
+    };
+    let plies: Vec<PlyReport> = verdicts
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(i, verdict)| PlyReport {
+            ply: i + 1,
+            mover: states[i].side_to_move(),
+            notation: notation_between(&states[i], &states[i + 1]),
+            verdict: verdict.clone(),
+            better: verdict
+                .better
+                .as_ref()
+                .map(|(child, _)| notation_between(&states[i], child)),
+        })
+        .collect();
+    Judged {
+        optimality: overall(&verdicts, &plies, interrupted),
+        plies,
+        nodes: verdicts.nodes,
+    }
+}
+
+/// The move from `before` to `after` in standard notation ("?" if no legal move leads there,
+/// which the move check rules out).
+fn notation_between(before: &Position, after: &Position) -> String {
+    legal_moves(before)
+        .into_iter()
+        .find(|&m| before.play(m) == *after)
+        .map_or_else(|| "?".to_string(), |m| move_text(before, m))
+}
+
+/// The line's overall verdict from the verdicts on its moves.
+fn overall(verdicts: &LineVerdicts, plies: &[PlyReport], interrupted: &str) -> Optimality {
+    if let Some(i) = verdicts.first_refuted() {
+        let m = &verdicts.moves[i];
+        let refuted: Vec<String> = plies
+            .iter()
+            .filter(|p| p.verdict.kind == MoveKind::Refuted)
+            .map(|p| p.ply.to_string())
+            .collect();
+        let also = if refuted.len() > 1 {
+            format!(
+                " ({} moves refuted: plies {})",
+                refuted.len(),
+                refuted.join(", ")
+            )
+        } else {
+            String::new()
+        };
+        return Optimality::Suboptimal(
+            i + 2,
+            format!(
+                "the move from state {} to state {} is not optimal: the side to move had {}, \
+                 the move played gives {}{also}",
+                i + 1,
+                i + 2,
+                at_least_text(m.before),
+                range_text(m.played)
+            ),
+        );
+    }
+    if verdicts.all_optimal() {
+        // A proven first move gives exactly the best its position allows: `before.hi`.
+        let root = match verdicts.moves.first() {
+            Some(first) => Some(first.before.hi),
+            None => verdicts.states.first().and_then(|r| r.value()),
+        };
+        if let Some(v) = root {
+            return Optimality::Optimal(v);
+        }
+    }
+    let total = verdicts.moves.len();
+    let proven = verdicts
+        .moves
+        .iter()
+        .filter(|m| m.kind == MoveKind::Optimal)
+        .count();
+    let undecided: Vec<String> = plies
+        .iter()
+        .filter(|p| p.verdict.kind == MoveKind::Undecided)
+        .map(|p| p.ply.to_string())
+        .collect();
+    let why = match verdicts.stop {
+        Some(Stop::NodeBudget(n)) => {
+            format!("the node budget of {n} positions (--max-seconds) is spent")
+        }
+        Some(Stop::Interrupted) if !interrupted.is_empty() => interrupted.to_string(),
+        Some(Stop::Interrupted) => "the analysis was stopped".to_string(),
+        Some(Stop::Exhausted) | None => {
+            "the largest question the memory budget (--max-mb) allows settles nothing more"
+                .to_string()
+        }
+    };
+    Optimality::Unproven(format!(
+        "{proven} of {total} moves proven optimal, none refuted, undecided: {} ({why})",
+        plies_list(&undecided)
+    ))
+}
+
+/// "ply 3" or "plies 1, 2, 5".
+fn plies_list(plies: &[String]) -> String {
+    match plies {
+        [one] => format!("ply {one}"),
+        many => format!("plies {}", many.join(", ")),
+    }
+}
+
+/// A range of values in words: "a win in 29 plies", "no game end within 14 plies", or both
+/// bounds.
+#[must_use]
+pub fn range_text(range: Range) -> String {
+    if let Some(v) = range.value() {
+        return format!("a {}", value_text(v));
+    }
+    if let Some(n) = range.no_end_within() {
+        return format!("no game end within {}", plural(n, "ply", "plies"));
+    }
+    if range == Range::UNKNOWN {
+        return "a value not yet bounded".to_string();
+    }
     format!(
-        "the move from state {} to state {} is not optimal: the side to move had a {}, the \
-         move played gives {played}",
-        index,
-        index + 1,
-        value_text(best)
+        "at best a {}, at worst a {}",
+        value_text(range.hi),
+        value_text(range.lo)
     )
+}
+
+/// What a position is worth at least, in words, or its exact value when known.
+fn at_least_text(range: Range) -> String {
+    if range.value().is_some() {
+        return range_text(range);
+    }
+    match range.lo {
+        Value::Win(n) => format!("a win within {}", plural(n, "ply", "plies")),
+        Value::Draw => "at least a draw".to_string(),
+        Value::Loss(n) if n >= 2 => {
+            format!("no loss within {}", plural(n - 2, "ply", "plies"))
+        }
+        Value::Loss(_) => "any value".to_string(),
+    }
+}
+
+impl fmt::Display for PlyReport {
+    /// The verdict on the move in words, as printed after "ply N:": "red 22-18: refuted, it
+    /// gives a win in 31 plies; 23-19 gives a win in 29 plies".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&ply_text(self))
+    }
+}
+
+/// The verdict on one move in words, after "ply N:".
+fn ply_text(p: &PlyReport) -> String {
+    let v = &p.verdict;
+    let head = format!("{} {}", p.mover.name(), p.notation);
+    match v.kind {
+        MoveKind::Optimal => format!("{head}: proven optimal, {}", range_text(v.played)),
+        MoveKind::Refuted => {
+            let instead = match (&p.better, &v.better) {
+                (Some(better), Some((_, range))) => {
+                    format!("{better} gives {}", at_least_text(*range))
+                }
+                _ => format!("{} had {}", p.mover.name(), at_least_text(v.before)),
+            };
+            format!(
+                "{head}: refuted, it gives {}; {instead}",
+                range_text(v.played)
+            )
+        }
+        MoveKind::Undecided => format!(
+            "{head}: undecided, before it {}, after it {}",
+            range_text(v.before),
+            range_text(v.played)
+        ),
+    }
 }
 
 /// A value in words: "win in 1 ply", "loss in 4 plies", "draw".
@@ -342,20 +593,22 @@ pub fn value_text(value: Value) -> String {
     }
 }
 
+/// `n` with commas between thousands.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// `n` and the noun, singular for 1.
 fn plural(n: u32, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
-}
-
-/// A short name of a fault, for the message of a disagreement that should not happen.
-fn fault_name(kind: &FaultKind) -> &'static str {
-    match kind {
-        FaultKind::Empty => "no state",
-        FaultKind::Illegal => "illegal move",
-        FaultKind::AfterEnd => "move after the end",
-        FaultKind::Suboptimal { .. } => "suboptimal move",
-        FaultKind::NotOver { .. } => "game not over",
-    }
 }
 
 impl fmt::Display for Verification {
@@ -372,6 +625,17 @@ impl fmt::Display for Verification {
                 "no: the side to move still has a move"
             };
             writeln!(f, "finished: {over}")?;
+        }
+        for p in &self.plies {
+            writeln!(f, "{:<10}{p}", format!("ply {}:", p.ply))?;
+        }
+        if let Some((nodes, budget)) = self.analysed {
+            writeln!(
+                f,
+                "analysis: {} positions of a budget of {}",
+                thousands(nodes),
+                thousands(budget)
+            )?;
         }
         match &self.optimality {
             Optimality::Optimal(v) => writeln!(

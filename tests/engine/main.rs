@@ -12,3 +12,4 @@ mod reach;
 mod search_vs_analysis;
 mod verify;
 mod verify_budget;
+mod verify_refuted;

@@ -64,6 +64,12 @@ pub const FIRST_PROOF_SHARE: u64 = 4;
 /// looks in reach (see [`in_reach`]).
 pub const LATER_PROOF_SHARE: u64 = 4;
 
+/// A turn that proves nothing of its own may spend up to one in this many of the proof budget
+/// left holding its move to what earlier turns established ([`Limits::guard_nodes`]): a known
+/// win kept at least as short, a side known not to lose within some plies kept from losing
+/// within them.
+pub const GUARD_SHARE: u64 = 4;
+
 /// How many plies beyond the bound its searches reached a game end may lie for a later turn's
 /// proof search to try for it: a proof search gains about 2 plies per fourfold budget, and a
 /// later turn's share (a few million nodes at the default limit) took p34's proofs 8 to 10 plies
@@ -294,6 +300,21 @@ impl GameBudget {
         Instant::now() >= self.soft_deadline
     }
 
+    /// `limits` for a turn whose position has a value (or a win bound) known from an earlier
+    /// proof: at least [`FIRST_TURN_FACTOR`] times the deepening's nodes for finding the
+    /// canonical move reaching it ([`Limits::proof_nodes`]) and twice as many for a move that
+    /// keeps it ([`Limits::guard_nodes`]), whatever the game's
+    /// proof budget has left, so that a proven result is not thrown away for want of nodes.
+    #[must_use]
+    pub fn keep_known(&self, limits: Limits) -> Limits {
+        let floor = self.nodes_per_move.saturating_mul(FIRST_TURN_FACTOR);
+        Limits {
+            proof_nodes: Some(limits.proof_nodes.unwrap_or(0).max(floor)),
+            guard_nodes: Some(limits.guard_nodes.unwrap_or(0).max(2 * floor)),
+            ..limits
+        }
+    }
+
     /// The limits of the turn of `side` (0 red, 1 black); `first_turn` when it is that side's
     /// first move of the game, `spent` the nodes the game has searched so far.
     #[must_use]
@@ -308,7 +329,15 @@ impl GameBudget {
         let proof = if deciding {
             left / DECIDING_PROOF_SHARE
         } else if !self.searched[side] {
-            left / FIRST_PROOF_SHARE
+            // After a deciding turn that saw one side clearly ahead and proved nothing, this
+            // turn's proof (often one bound from the end the deciding turn reached) is the
+            // game's best chance: it gets the deciding turn's share.
+            let decisive = self.previous[1 - side].is_some_and(|(s, _)| !looks_level(Some(s)));
+            if self.line_proven || !decisive {
+                left / FIRST_PROOF_SHARE
+            } else {
+                left / DECIDING_PROOF_SHARE
+            }
         } else if in_reach(self.previous[side]) {
             left / LATER_PROOF_SHARE
         } else {
@@ -317,6 +346,7 @@ impl GameBudget {
         Limits {
             nodes: Some(nodes),
             proof_nodes: Some(proof),
+            guard_nodes: Some(left / GUARD_SHARE),
             deadline: Some(self.soft_deadline),
             build_caps: Some(build_caps(self.line_proven, deciding)),
         }
@@ -439,11 +469,13 @@ mod tests {
         assert_eq!(first.proof_nodes, Some(21_250_000));
         assert_eq!(first.build_caps, Some(build_caps(true, true)));
         let unproven = PuzzleThought {
-            best: legal_moves(&Position::start())[0],
-            score: Some(Score(40)),
-            depth: 9,
-            proven: false,
             no_end_within: 9,
+            ..PuzzleThought::new(
+                legal_moves(&Position::start())[0],
+                Some(Score(40)),
+                9,
+                false,
+            )
         };
         game.record(0, &unproven);
         let reply = game.turn(1, true, 2_500_000);

@@ -12,7 +12,7 @@ use crate::search::budget::{
 };
 use crate::search::endgame::store::Store;
 use crate::search::endgame::{BuildError, EndgameDb};
-use crate::search::{Features, PuzzleSearcher, Score, SearchStats, Stop};
+use crate::search::{Features, Known, PuzzleSearcher, PuzzleThought, Score, SearchStats, Stop};
 
 /// How to play a puzzle.
 #[derive(Clone, Copy, Debug)]
@@ -155,6 +155,10 @@ pub fn solve_until(
     let mut time_limited = false;
     // The exact value of the position to move, once a turn has proven it.
     let mut known: Option<Score> = None;
+    // For each side (red, black), at its next turn: the plies within which it is known to win,
+    // and within which it is known not to lose (see `Known`).
+    let mut win_within: [Option<u32>; 2] = [None; 2];
+    let mut safe_within = [0u32; 2];
     let mut unproven = Vec::new();
     let outcome = loop {
         if let Some(outcome) = game.outcome() {
@@ -164,7 +168,11 @@ pub fn solve_until(
         let out_of_time = budget.out_of_time() || stop.is_set();
         let first_turn = game.positions().len() <= 2;
         let side = pos.side_to_move() as usize;
-        let limits = budget.turn(side, first_turn, searcher.stats().nodes);
+        let mut limits = budget.turn(side, first_turn, searcher.stats().wall_nodes());
+        if known.is_some() || win_within[side].is_some() || safe_within[side] > 0 {
+            // What earlier proofs established is kept whatever the game's budget has left.
+            limits = budget.keep_known(limits);
+        }
         let depth = options.max_depth.unwrap_or(u32::MAX);
         let thought = if out_of_time {
             time_limited = true;
@@ -173,7 +181,12 @@ pub fn solve_until(
             // not build a database (a fresh one every move), but reads those already built.
             searcher.quick_think(&pos, QUICK_DEPTH)
         } else {
-            searcher.think(&pos, depth, limits, known)
+            let known = Known {
+                exact: known,
+                win_within: win_within[side],
+                safe_within: safe_within[side],
+            };
+            searcher.think_known(&pos, depth, limits, known)
         };
         let Some(thought) = thought else {
             // `outcome()` saw a legal move; `think` agrees by construction.
@@ -196,11 +209,26 @@ pub fn solve_until(
                 });
             }
         }
+        if std::env::var_os("SOLVER23_DEBUG").is_some() {
+            eprintln!(
+                "ply {} side {side} limits {:?}/{:?}/{:?} known {known:?} win {win_within:?} safe {safe_within:?} -> {thought:?} nodes {} wall {}",
+                game.ply(), limits.nodes, limits.proof_nodes, limits.guard_nodes,
+                searcher.stats().nodes, searcher.stats().wall_nodes()
+            );
+        }
+        carry_bounds(&thought, side, &mut win_within, &mut safe_within);
         // The value after a proven move (or a forced move from a known value) is known too: the
         // same game end, one ply nearer, seen from the other side.
-        known = match (thought.proven, thought.score) {
-            (true, Some(score)) => Some(score),
-            (false, None) => known,
+        // An unproven move's value is exact too when every shorter game end was ruled out.
+        let exact = thought.score.filter(|score| {
+            thought.proven
+                || score
+                    .plies_to_end()
+                    .is_some_and(|d| thought.no_end_within + 1 >= d)
+        });
+        known = match (exact, thought.score) {
+            (Some(score), _) => Some(score),
+            (None, None) => known,
             _ => None,
         }
         .map(|score| -score.to_node(1));
@@ -235,6 +263,34 @@ pub fn solve_until(
         unproven,
         elapsed: started.elapsed(),
     }
+}
+
+/// What the move of `side` described by `thought` leaves known for each side's next turn: the
+/// mover's win within `w` plies is one within `w - 2` at its next turn, whatever the opponent
+/// plays; its move checked not to lose within `b` leaves it not losing within `b - 2`; and no
+/// game end within `n` plies of the position moved from leaves the opponent not losing within
+/// `n - 1` (whatever the move, the mover could not force an end sooner).
+fn carry_bounds(
+    thought: &PuzzleThought,
+    side: usize,
+    win_within: &mut [Option<u32>; 2],
+    safe_within: &mut [u32; 2],
+) {
+    let other = 1 - side;
+    let Some(score) = thought.score else {
+        // A forced move (or a quick one past the deadline) keeps what the mover knew.
+        win_within[side] = win_within[side].and_then(|w| w.checked_sub(2));
+        safe_within[side] = safe_within[side].saturating_sub(2);
+        return;
+    };
+    let win = if thought.proven && score.is_win() {
+        score.plies_to_end()
+    } else {
+        thought.keeps_win
+    };
+    win_within[side] = win.and_then(|w| w.checked_sub(2));
+    safe_within[side] = thought.safe_within.saturating_sub(2);
+    safe_within[other] = safe_within[other].max(thought.no_end_within.saturating_sub(1));
 }
 
 #[cfg(test)]

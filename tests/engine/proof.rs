@@ -36,6 +36,7 @@ fn prove_only(pos: &Position) -> Option<checkers::search::PuzzleThought> {
     let limits = Limits {
         nodes: Some(1),
         proof_nodes: Some(200_000),
+        guard_nodes: None,
         deadline: None,
         build_caps: None,
     };
@@ -225,6 +226,7 @@ fn an_unconfirmed_move_reports_its_exact_bound() {
         let limits = Limits {
             nodes: Some(nodes),
             proof_nodes: Some(0),
+            guard_nodes: None,
             deadline: None,
             build_caps: None,
         };

@@ -301,10 +301,13 @@ impl GameBudget {
     }
 
     /// `limits` for a turn whose position has a value (or a win bound) known from an earlier
-    /// proof: at least [`FIRST_TURN_FACTOR`] times the deepening's nodes for finding the
-    /// canonical move reaching it ([`Limits::proof_nodes`]) and twice as many for a move that
-    /// keeps it ([`Limits::guard_nodes`]), whatever the game's
-    /// proof budget has left, so that a proven result is not thrown away for want of nodes.
+    /// proof, or whose side is known not to lose within some plies: at least
+    /// [`FIRST_TURN_FACTOR`] times the deepening's nodes for its proof search or for finding the
+    /// canonical move reaching a known value ([`Limits::proof_nodes`]), and twice as many for a
+    /// move that keeps what is known ([`Limits::guard_nodes`]), whatever the game's proof budget
+    /// has left: a proven result is not thrown away for want of nodes. (Measured on issue 23's
+    /// right board: without the proof floor where only a loss bound is known, black's later
+    /// proof of its win in 23 is not made and the line takes 48 plies instead of 26.)
     #[must_use]
     pub fn keep_known(&self, limits: Limits) -> Limits {
         let floor = self.nodes_per_move.saturating_mul(FIRST_TURN_FACTOR);
@@ -453,6 +456,22 @@ mod tests {
         let deciding = Some(build_caps(true, true));
         assert!(build_worth(level, 118_581_260, deciding));
         assert!(!build_worth(level, large, deciding));
+    }
+
+    #[test]
+    fn a_turn_with_known_bounds_gets_a_floor_of_nodes() {
+        let game = GameBudget::new(Instant::now(), Duration::from_secs(50), 1_000, 1_000_000);
+        // Nothing of the game's proof budget left: the floor still holds.
+        let spent = game.turn(0, false, u64::MAX);
+        assert_eq!(spent.proof_nodes, Some(0));
+        assert_eq!(spent.guard_nodes, Some(0));
+        let kept = game.keep_known(spent);
+        assert_eq!(kept.proof_nodes, Some(1_000 * FIRST_TURN_FACTOR));
+        assert_eq!(kept.guard_nodes, Some(2 * 1_000 * FIRST_TURN_FACTOR));
+        assert_eq!(kept.nodes, spent.nodes);
+        // A larger share is kept as it is.
+        let first = game.turn(0, true, 0);
+        assert_eq!(game.keep_known(first).proof_nodes, first.proof_nodes);
     }
 
     #[test]

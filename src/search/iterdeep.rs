@@ -263,12 +263,6 @@ impl PuzzleSearcher {
                 // split over the moves, on both threads, for half as long again.
                 expect?;
                 let nodes = (budget / 2).saturating_mul(SPLIT_THREADS as u64);
-                if std::env::var_os("SOLVER23_DEBUG").is_some() {
-                    eprintln!(
-                        "sequential reached {} (nodes {}), split of {nodes}",
-                        thought.no_end_within, self.stats.nodes
-                    );
-                }
                 return match self.prove_split(
                     pos,
                     moves,

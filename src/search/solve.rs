@@ -209,13 +209,6 @@ pub fn solve_until(
                 });
             }
         }
-        if std::env::var_os("SOLVER23_DEBUG").is_some() {
-            eprintln!(
-                "ply {} side {side} limits {:?}/{:?}/{:?} known {known:?} win {win_within:?} safe {safe_within:?} -> {thought:?} nodes {} wall {}",
-                game.ply(), limits.nodes, limits.proof_nodes, limits.guard_nodes,
-                searcher.stats().nodes, searcher.stats().wall_nodes()
-            );
-        }
         carry_bounds(&thought, side, &mut win_within, &mut safe_within);
         // The value after a proven move (or a forced move from a known value) is known too: the
         // same game end, one ply nearer, seen from the other side.
@@ -296,6 +289,43 @@ fn carry_bounds(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bounds_carry_two_plies_for_the_mover_and_one_for_the_opponent() {
+        let mv = crate::rules::movegen::legal_moves(&Position::start())[0];
+        let mut win = [None, None];
+        let mut safe = [0, 0];
+        // Red proves a win in 31: at its next turn it wins within 29, whatever black plays.
+        let proven = PuzzleThought {
+            no_end_within: 30,
+            ..PuzzleThought::new(mv, Some(Score::won_at(31)), 31, true)
+        };
+        carry_bounds(&proven, 0, &mut win, &mut safe);
+        assert_eq!(win, [Some(29), None]);
+        // Black's unproven move, checked not to lose within 28, saw no end within 23: black
+        // does not lose within 26 at its next turn, red not within 22 now.
+        let checked = PuzzleThought {
+            no_end_within: 23,
+            safe_within: 28,
+            ..PuzzleThought::new(mv, Some(Score(-331)), 16, false)
+        };
+        carry_bounds(&checked, 1, &mut win, &mut safe);
+        assert_eq!(safe, [22, 26]);
+        assert_eq!(win, [Some(29), None]);
+        // An unproven move that kept red's win within 29: within 27 next time.
+        let kept = PuzzleThought {
+            keeps_win: Some(29),
+            safe_within: 28,
+            ..PuzzleThought::new(mv, Some(Score::won_at(29)), 29, false)
+        };
+        carry_bounds(&kept, 0, &mut win, &mut safe);
+        assert_eq!(win, [Some(27), None]);
+        // A forced move keeps what its side knew, two plies nearer.
+        let forced = PuzzleThought::new(mv, None, 0, false);
+        carry_bounds(&forced, 0, &mut win, &mut safe);
+        assert_eq!(win, [Some(25), None]);
+        assert_eq!(safe, [24, 26]);
+    }
 
     #[test]
     fn a_stopped_solve_finishes_the_game_with_quick_moves() {

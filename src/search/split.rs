@@ -177,14 +177,6 @@ impl PuzzleSearcher {
             spent += branches_nodes(&active) - before;
             round = round.saturating_mul(2);
         };
-        if std::env::var_os("SOLVER23_DEBUG").is_some() {
-            for b in &branches {
-                eprintln!(
-                    "  branch {:?}: exact {:?} no_win {} no_loss {} nodes {}",
-                    b.mv, b.exact, b.no_win, b.no_loss, b.searcher.stats.nodes
-                );
-            }
-        }
         // The move played keeps its searcher's table: it holds the proof of the position
         // the opponent moves from next (a copy of this table when the split began, and more).
         if let SplitProof::Exact(_, mv) = result {

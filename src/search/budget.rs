@@ -70,6 +70,11 @@ pub const LATER_PROOF_SHARE: u64 = 4;
 /// within them.
 pub const GUARD_SHARE: u64 = 4;
 
+/// How far past the game's proof budget the floors of [`GameBudget::keep_known`] still hold: a
+/// quarter more (the budget assumes [`DEFAULT_NODES_PER_SECOND`], about half what one core of
+/// this machine searches under load, so the overrun stays within the limit).
+pub const KEEP_KNOWN_OVERRUN: f64 = 1.25;
+
 /// How many plies beyond the bound its searches reached a game end may lie for a later turn's
 /// proof search to try for it: a proof search gains about 2 plies per fourfold budget, and a
 /// later turn's share (a few million nodes at the default limit) took p34's proofs 8 to 10 plies
@@ -308,8 +313,16 @@ impl GameBudget {
     /// has left: a proven result is not thrown away for want of nodes. (Measured on issue 23's
     /// right board: without the proof floor where only a loss bound is known, black's later
     /// proof of its win in 23 is not made and the line takes 48 plies instead of 26.)
+    ///
+    /// The floors end once the game has searched [`KEEP_KNOWN_OVERRUN`] times its proof budget
+    /// (`spent`, nodes counted per thread): a game whose every turn has something to keep (the
+    /// left board of issue 23, 30 turns of floors) would otherwise run into the time limit and
+    /// finish with quick moves.
     #[must_use]
-    pub fn keep_known(&self, limits: Limits) -> Limits {
+    pub fn keep_known(&self, limits: Limits, spent: u64) -> Limits {
+        if spent as f64 >= self.proof_total as f64 * KEEP_KNOWN_OVERRUN {
+            return limits;
+        }
         let floor = self.nodes_per_move.saturating_mul(FIRST_TURN_FACTOR);
         Limits {
             proof_nodes: Some(limits.proof_nodes.unwrap_or(0).max(floor)),
@@ -465,13 +478,17 @@ mod tests {
         let spent = game.turn(0, false, u64::MAX);
         assert_eq!(spent.proof_nodes, Some(0));
         assert_eq!(spent.guard_nodes, Some(0));
-        let kept = game.keep_known(spent);
+        let kept = game.keep_known(spent, 0);
         assert_eq!(kept.proof_nodes, Some(1_000 * FIRST_TURN_FACTOR));
         assert_eq!(kept.guard_nodes, Some(2 * 1_000 * FIRST_TURN_FACTOR));
         assert_eq!(kept.nodes, spent.nodes);
         // A larger share is kept as it is.
         let first = game.turn(0, true, 0);
-        assert_eq!(game.keep_known(first).proof_nodes, first.proof_nodes);
+        assert_eq!(game.keep_known(first, 0).proof_nodes, first.proof_nodes);
+        // Past a quarter more than the game's proof budget, no floor.
+        let over = game.keep_known(spent, 42_500_000 * 5 / 4);
+        assert_eq!(over.proof_nodes, Some(0));
+        assert_eq!(over.guard_nodes, Some(0));
     }
 
     #[test]

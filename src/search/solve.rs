@@ -168,10 +168,11 @@ pub fn solve_until(
         let out_of_time = budget.out_of_time() || stop.is_set();
         let first_turn = game.positions().len() <= 2;
         let side = pos.side_to_move() as usize;
-        let mut limits = budget.turn(side, first_turn, searcher.stats().wall_nodes());
+        let spent = searcher.stats().wall_nodes();
+        let mut limits = budget.turn(side, first_turn, spent);
         if known.is_some() || win_within[side].is_some() || safe_within[side] > 0 {
-            // What earlier proofs established is kept whatever the game's budget has left.
-            limits = budget.keep_known(limits);
+            // What earlier proofs established is kept past the game's proof budget.
+            limits = budget.keep_known(limits, spent);
         }
         let depth = options.max_depth.unwrap_or(u32::MAX);
         let thought = if out_of_time {

@@ -16,6 +16,12 @@
 //!   [`PROOF_REACH_PLIES`] beyond the bound it reached ([`in_reach`]). A turn whose deepening
 //!   looks level (neither side [`PROOF_GUESS_MARGIN`] ahead, no game end seen) spends one in
 //!   [`LEVEL_PROOF_SHARE`] of its share ([`proof_spend`]).
+//! - **Keeping what is known** ([`Limits::guard_nodes`], [`GameBudget::keep_known`]): a turn that
+//!   proves nothing of its own may spend one in [`GUARD_SHARE`] of the proof budget left holding
+//!   its move to what earlier proofs established (see `iterdeep::Known`); a turn with such
+//!   knowledge gets at least [`FIRST_TURN_FACTOR`] times `--nodes-per-move` for its proof search
+//!   and twice that for the guard, until the game has searched [`KEEP_KNOWN_OVERRUN`] times its
+//!   proof budget. A split proof's nodes (`split`, two threads) count half.
 //! - **Database builds** ([`build_caps`], [`build_worth`]): positions of a few kings are built at
 //!   once up to [`QUICK_POSITIONS`] index slots; others only after the deepening failed, within
 //!   the cap for how the board looks: while every searched move of the line is proven, no cap

@@ -111,9 +111,9 @@ impl PuzzleSearcher {
 
     /// [`think`](Self::think) with all that earlier turns established about `pos`: when the turn
     /// proves no value of its own, its move is held to that knowledge within
-    /// `limits.guard_nodes` (the guard of the `proof` module): a known win stays a win at least as short,
-    /// and a side known not to lose within some plies plays a move that does not lose within
-    /// them.
+    /// `limits.guard_nodes` (the guard of the `proof` module): a known win stays a win at least
+    /// as short, and a side known not to lose within some plies plays a move that does not lose
+    /// within them.
     pub fn think_known(
         &mut self,
         pos: &Position,

@@ -3,6 +3,7 @@
 //! bounds, the endgame databases read at every covered node, and a capture extension at the
 //! horizon. No forward pruning: what it proves is exact.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::rules::movegen::{self, Routes};
@@ -25,6 +26,9 @@ pub struct Limits {
     /// Nodes the proof search (see [`proof`](super::proof)) may spend afterwards when the
     /// deepening did not prove the turn's value (0 or `None`: no proof search).
     pub proof_nodes: Option<u64>,
+    /// Nodes a turn that proved nothing of its own may spend holding its move to what earlier
+    /// turns established (see [`Known`](super::iterdeep::Known)); 0 or `None`: none.
+    pub guard_nodes: Option<u64>,
     /// Stop at this instant (endgame database builds too).
     pub deadline: Option<Instant>,
     /// Most index slots of endgame databases the turn may build, by how its deepening scored
@@ -64,6 +68,17 @@ pub struct SearchStats {
     pub cutoffs: u64,
     /// Of those, cutoffs by the first move searched.
     pub first_move_cutoffs: u64,
+    /// Of the nodes, those searched by a split proof's threads ([`split`](super::split)).
+    pub split_nodes: u64,
+}
+
+impl SearchStats {
+    /// The nodes counted as one thread's work: a split proof's nodes shared out over its
+    /// threads. What the game's budget of nodes derived from its time limit is charged.
+    #[must_use]
+    pub fn wall_nodes(&self) -> u64 {
+        self.nodes - self.split_nodes + self.split_nodes / super::split::SPLIT_THREADS as u64
+    }
 }
 
 /// The puzzle driver's state that lives for a whole game: the table, the ordering heuristics
@@ -77,7 +92,9 @@ pub struct PuzzleSearcher {
     pub(super) stop_at: u64,
     pub(super) aborted: bool,
     pub(super) features: Features,
-    pub(super) endgame: EndgameDb,
+    /// Shared with the searchers of a split proof ([`split`](super::split)) while it runs; built
+    /// only between searches, when this searcher holds it alone.
+    pub(super) endgame: Arc<EndgameDb>,
     /// The first endgame database build that failed for a reason other than the deadline.
     pub(super) endgame_error: Option<BuildError>,
     /// Most index slots a later database build may have, once one gave up (see
@@ -112,7 +129,7 @@ impl PuzzleSearcher {
             limits: Limits::default(),
             stop_at: u64::MAX,
             aborted: false,
-            endgame: EndgameDb::default(),
+            endgame: Arc::default(),
             endgame_error: None,
             build_ceiling: None,
             stop: Stop::default(),
@@ -134,13 +151,15 @@ impl PuzzleSearcher {
     /// Replaces the endgame databases (for example with ones reading a store built earlier).
     pub fn set_endgame(&mut self, mut endgame: EndgameDb) {
         endgame.set_stop(self.stop.clone());
-        self.endgame = endgame;
+        self.endgame = Arc::new(endgame);
     }
 
     /// Stops every later search and database build of this searcher once `stop` is set, as if
     /// its deadline had passed.
     pub fn set_stop(&mut self, stop: Stop) {
-        self.endgame.set_stop(stop.clone());
+        if let Some(endgame) = Arc::get_mut(&mut self.endgame) {
+            endgame.set_stop(stop.clone());
+        }
         self.stop = stop;
     }
 

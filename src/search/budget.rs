@@ -16,6 +16,12 @@
 //!   [`PROOF_REACH_PLIES`] beyond the bound it reached ([`in_reach`]). A turn whose deepening
 //!   looks level (neither side [`PROOF_GUESS_MARGIN`] ahead, no game end seen) spends one in
 //!   [`LEVEL_PROOF_SHARE`] of its share ([`proof_spend`]).
+//! - **Keeping what is known** ([`Limits::guard_nodes`], [`GameBudget::keep_known`]): a turn that
+//!   proves nothing of its own may spend one in [`GUARD_SHARE`] of the proof budget left holding
+//!   its move to what earlier proofs established (see `iterdeep::Known`); a turn with such
+//!   knowledge gets at least [`FIRST_TURN_FACTOR`] times `--nodes-per-move` for its proof search
+//!   and twice that for the guard, until the game has searched [`KEEP_KNOWN_OVERRUN`] times its
+//!   proof budget. A split proof's nodes (`split`, two threads) count half.
 //! - **Database builds** ([`build_caps`], [`build_worth`]): positions of a few kings are built at
 //!   once up to [`QUICK_POSITIONS`] index slots; others only after the deepening failed, within
 //!   the cap for how the board looks: while every searched move of the line is proven, no cap
@@ -63,6 +69,17 @@ pub const FIRST_PROOF_SHARE: u64 = 4;
 /// A later unproven turn may spend up to one in this many of the proof budget left, when a proof
 /// looks in reach (see [`in_reach`]).
 pub const LATER_PROOF_SHARE: u64 = 4;
+
+/// A turn that proves nothing of its own may spend up to one in this many of the proof budget
+/// left holding its move to what earlier turns established ([`Limits::guard_nodes`]): a known
+/// win kept at least as short, a side known not to lose within some plies kept from losing
+/// within them.
+pub const GUARD_SHARE: u64 = 4;
+
+/// How far past the game's proof budget the floors of [`GameBudget::keep_known`] still hold: a
+/// quarter more (the budget assumes [`DEFAULT_NODES_PER_SECOND`], about half what one core of
+/// this machine searches under load, so the overrun stays within the limit).
+pub const KEEP_KNOWN_OVERRUN: f64 = 1.25;
 
 /// How many plies beyond the bound its searches reached a game end may lie for a later turn's
 /// proof search to try for it: a proof search gains about 2 plies per fourfold budget, and a
@@ -294,6 +311,32 @@ impl GameBudget {
         Instant::now() >= self.soft_deadline
     }
 
+    /// `limits` for a turn whose position has a value (or a win bound) known from an earlier
+    /// proof, or whose side is known not to lose within some plies: at least
+    /// [`FIRST_TURN_FACTOR`] times the deepening's nodes for its proof search or for finding the
+    /// canonical move reaching a known value ([`Limits::proof_nodes`]), and twice as many for a
+    /// move that keeps what is known ([`Limits::guard_nodes`]), whatever the game's proof budget
+    /// has left: a proven result is not thrown away for want of nodes. (Measured on issue 23's
+    /// right board: without the proof floor where only a loss bound is known, black's later
+    /// proof of its win in 23 is not made and the line takes 48 plies instead of 26.)
+    ///
+    /// The floors end once the game has searched [`KEEP_KNOWN_OVERRUN`] times its proof budget
+    /// (`spent`, nodes counted per thread): a game whose every turn has something to keep (the
+    /// left board of issue 23, 30 turns of floors) would otherwise run into the time limit and
+    /// finish with quick moves.
+    #[must_use]
+    pub fn keep_known(&self, limits: Limits, spent: u64) -> Limits {
+        if spent as f64 >= self.proof_total as f64 * KEEP_KNOWN_OVERRUN {
+            return limits;
+        }
+        let floor = self.nodes_per_move.saturating_mul(FIRST_TURN_FACTOR);
+        Limits {
+            proof_nodes: Some(limits.proof_nodes.unwrap_or(0).max(floor)),
+            guard_nodes: Some(limits.guard_nodes.unwrap_or(0).max(2 * floor)),
+            ..limits
+        }
+    }
+
     /// The limits of the turn of `side` (0 red, 1 black); `first_turn` when it is that side's
     /// first move of the game, `spent` the nodes the game has searched so far.
     #[must_use]
@@ -308,7 +351,15 @@ impl GameBudget {
         let proof = if deciding {
             left / DECIDING_PROOF_SHARE
         } else if !self.searched[side] {
-            left / FIRST_PROOF_SHARE
+            // After a deciding turn that saw one side clearly ahead and proved nothing, this
+            // turn's proof (often one bound from the end the deciding turn reached) is the
+            // game's best chance: it gets the deciding turn's share.
+            let decisive = self.previous[1 - side].is_some_and(|(s, _)| !looks_level(Some(s)));
+            if self.line_proven || !decisive {
+                left / FIRST_PROOF_SHARE
+            } else {
+                left / DECIDING_PROOF_SHARE
+            }
         } else if in_reach(self.previous[side]) {
             left / LATER_PROOF_SHARE
         } else {
@@ -317,6 +368,7 @@ impl GameBudget {
         Limits {
             nodes: Some(nodes),
             proof_nodes: Some(proof),
+            guard_nodes: Some(left / GUARD_SHARE),
             deadline: Some(self.soft_deadline),
             build_caps: Some(build_caps(self.line_proven, deciding)),
         }
@@ -426,6 +478,26 @@ mod tests {
     }
 
     #[test]
+    fn a_turn_with_known_bounds_gets_a_floor_of_nodes() {
+        let game = GameBudget::new(Instant::now(), Duration::from_secs(50), 1_000, 1_000_000);
+        // Nothing of the game's proof budget left: the floor still holds.
+        let spent = game.turn(0, false, u64::MAX);
+        assert_eq!(spent.proof_nodes, Some(0));
+        assert_eq!(spent.guard_nodes, Some(0));
+        let kept = game.keep_known(spent, 0);
+        assert_eq!(kept.proof_nodes, Some(1_000 * FIRST_TURN_FACTOR));
+        assert_eq!(kept.guard_nodes, Some(2 * 1_000 * FIRST_TURN_FACTOR));
+        assert_eq!(kept.nodes, spent.nodes);
+        // A larger share is kept as it is.
+        let first = game.turn(0, true, 0);
+        assert_eq!(game.keep_known(first, 0).proof_nodes, first.proof_nodes);
+        // Past a quarter more than the game's proof budget, no floor.
+        let over = game.keep_known(spent, 42_500_000 * 5 / 4);
+        assert_eq!(over.proof_nodes, Some(0));
+        assert_eq!(over.guard_nodes, Some(0));
+    }
+
+    #[test]
     fn the_proof_budget_is_the_speed_times_the_limit_less_the_reserve() {
         assert_eq!(proof_budget(Duration::from_secs(50), 1_000_000), 42_500_000);
         assert_eq!(proof_budget(Duration::from_secs(50), 0), 0);
@@ -439,11 +511,13 @@ mod tests {
         assert_eq!(first.proof_nodes, Some(21_250_000));
         assert_eq!(first.build_caps, Some(build_caps(true, true)));
         let unproven = PuzzleThought {
-            best: legal_moves(&Position::start())[0],
-            score: Some(Score(40)),
-            depth: 9,
-            proven: false,
             no_end_within: 9,
+            ..PuzzleThought::new(
+                legal_moves(&Position::start())[0],
+                Some(Score(40)),
+                9,
+                false,
+            )
         };
         game.record(0, &unproven);
         let reply = game.turn(1, true, 2_500_000);

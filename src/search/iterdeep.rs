@@ -1,6 +1,7 @@
 //! One turn of the puzzle driver: iterative deepening from the current position until the result is proven, a limit
 //! is reached, or the turn's budget runs out; then the canonical choice among equally good moves.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::rules::movegen;
@@ -11,6 +12,8 @@ use super::alphabeta::{Features, Limits, PuzzleSearcher};
 use super::budget::{self, BuildCaps};
 use super::endgame::BuildError;
 use super::proof::Proof;
+use super::split::{SplitProof, SPLIT_THREADS};
+
 use super::score::{Score, MAX_PLY};
 
 /// The outcome of one turn's thinking.
@@ -28,6 +31,54 @@ pub struct PuzzleThought {
     /// For a move that is not proven: plies from this position within which the game is proven
     /// not to end (the best bound the searches reached; 0 when none).
     pub no_end_within: u32,
+    /// For a move that is not proven: the move is proven to win within this many plies (what an
+    /// earlier proof established, kept; see [`Known::win_within`]).
+    pub keeps_win: Option<u32>,
+    /// For a move that is not proven: the move is proven not to lose within this many plies
+    /// (see [`Known::safe_within`]).
+    pub safe_within: u32,
+}
+
+impl PuzzleThought {
+    /// A thought about `best` with nothing known beyond its score and depth.
+    #[must_use]
+    pub fn new(best: Move, score: Option<Score>, depth: u32, proven: bool) -> PuzzleThought {
+        PuzzleThought {
+            best,
+            score,
+            depth,
+            proven,
+            no_end_within: 0,
+            keeps_win: None,
+            safe_within: 0,
+        }
+    }
+}
+
+/// What earlier turns of the game established about the position to move, which a turn that
+/// cannot prove its own value must not throw away.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Known {
+    /// The exact value, when an earlier turn proved it (carried over the moves since).
+    pub exact: Option<Score>,
+    /// The side to move wins within this many plies (odd): an earlier proven win of this side,
+    /// two plies nearer per move of its own, whatever the opponent played in between.
+    pub win_within: Option<u32>,
+    /// The side to move does not lose within this many plies: the opponent's previous search
+    /// saw no game end within one more, or this side's previous move was checked safe to two
+    /// more.
+    pub safe_within: u32,
+}
+
+impl Known {
+    /// Only the exact value `exact`, if any.
+    #[must_use]
+    pub fn exact(exact: Option<Score>) -> Known {
+        Known {
+            exact,
+            ..Known::default()
+        }
+    }
 }
 
 impl PuzzleSearcher {
@@ -55,19 +106,54 @@ impl PuzzleSearcher {
         limits: Limits,
         known: Option<Score>,
     ) -> Option<PuzzleThought> {
+        self.think_known(pos, max_depth, limits, Known::exact(known))
+    }
+
+    /// [`think`](Self::think) with all that earlier turns established about `pos`: when the turn
+    /// proves no value of its own, its move is held to that knowledge within
+    /// `limits.guard_nodes` (the guard of the `proof` module): a known win stays a win at least
+    /// as short, and a side known not to lose within some plies plays a move that does not lose
+    /// within them.
+    pub fn think_known(
+        &mut self,
+        pos: &Position,
+        max_depth: u32,
+        limits: Limits,
+        known: Known,
+    ) -> Option<PuzzleThought> {
+        let mut thought = self.think_alone(pos, max_depth, limits, known.exact)?;
+        let Some(score) = thought.score.filter(|_| !thought.proven) else {
+            return Some(thought);
+        };
+        // What the turn's own searches established about its move: an exact value (every
+        // shorter game end ruled out), or else no loss within the deepening's depth.
+        match score
+            .plies_to_end()
+            .filter(|&d| thought.no_end_within + 1 >= d)
+        {
+            Some(d) if score.is_win() => thought.keeps_win = Some(d),
+            Some(d) => thought.safe_within = d - 1,
+            None => thought.safe_within = thought.depth,
+        }
+        self.guard(pos, &mut thought, known);
+        Some(thought)
+    }
+
+    /// The turn without what earlier turns established beyond an exact value.
+    fn think_alone(
+        &mut self,
+        pos: &Position,
+        max_depth: u32,
+        limits: Limits,
+        known: Option<Score>,
+    ) -> Option<PuzzleThought> {
         let mut moves = movegen::legal_moves(pos);
         if moves.is_empty() {
             return None;
         }
         moves.sort();
         if moves.len() == 1 {
-            return Some(PuzzleThought {
-                best: moves[0],
-                score: None,
-                depth: 0,
-                proven: false,
-                no_end_within: 0,
-            });
+            return Some(PuzzleThought::new(moves[0], None, 0, false));
         }
         self.limits = limits;
         // Databases already built are always read; `endgame_db` decides whether to build them.
@@ -103,18 +189,13 @@ impl PuzzleSearcher {
             self.begin_turn(limits.nodes);
             done = self.deepen(pos, &moves, max_depth).or(done);
         }
-        let mut thought = done.unwrap_or(PuzzleThought {
-            best: moves[0],
-            score: None,
-            depth: 0,
-            proven: false,
-            no_end_within: 0,
-        });
+        let mut thought = done.unwrap_or(PuzzleThought::new(moves[0], None, 0, false));
         if !thought.proven {
             // The deepening's last iteration saw every line of its depth: no game end within it.
             thought.no_end_within = thought.depth;
+            // A value known from an earlier proof needs no proof search: the guard keeps it.
             let budget = limits.proof_nodes.unwrap_or(0);
-            if budget > 0 {
+            if budget > 0 && known.is_none() {
                 if let Some(proven) = self.prove_turn(pos, &moves, &mut thought, budget, max_depth)
                 {
                     return Some(proven);
@@ -178,7 +259,30 @@ impl PuzzleSearcher {
             Proof::Exact(score) => score,
             Proof::NoEndWithin(n) => {
                 thought.no_end_within = n.max(thought.depth);
-                return None;
+                // A decisive-looking board the one thread could not prove: the same questions
+                // split over the moves, on both threads, for half as long again.
+                expect?;
+                let nodes = (budget / 2).saturating_mul(SPLIT_THREADS as u64);
+                return match self.prove_split(
+                    pos,
+                    moves,
+                    thought.no_end_within,
+                    max_depth,
+                    expect,
+                    nodes,
+                ) {
+                    SplitProof::Exact(score, best) => {
+                        let plies = score.plies_to_end().unwrap_or(0);
+                        Some(PuzzleThought {
+                            no_end_within: plies.saturating_sub(1),
+                            ..PuzzleThought::new(best, Some(score), plies, true)
+                        })
+                    }
+                    SplitProof::NoEndWithin(n) => {
+                        thought.no_end_within = thought.no_end_within.max(n);
+                        None
+                    }
+                };
             }
         };
         let plies = score.plies_to_end().unwrap_or(0);
@@ -195,11 +299,8 @@ impl PuzzleSearcher {
             None => (found?, false),
         };
         Some(PuzzleThought {
-            best,
-            score: Some(score),
-            depth: plies,
-            proven,
             no_end_within: plies - 1,
+            ..PuzzleThought::new(best, Some(score), plies, proven)
         })
     }
 
@@ -219,20 +320,19 @@ impl PuzzleSearcher {
         self.begin_turn(nodes);
         let best = self.first_move_reaching(pos, sorted, known, plies)?;
         Some(PuzzleThought {
-            best,
-            score: Some(known),
-            depth: plies,
-            proven: true,
             no_end_within: plies.saturating_sub(1),
+            ..PuzzleThought::new(best, Some(known), plies, true)
         })
     }
 
     /// Builds the quick kings-only databases of `pos` within the deadline ([`EndgameDb::build_quick_kings`]);
     /// whether `pos` is covered.
     fn build_quick(&mut self, pos: &Position) -> bool {
-        let built = self
-            .endgame
-            .build_quick_kings_until(pos, self.build_deadline());
+        let deadline = self.build_deadline();
+        let Some(endgame) = Arc::get_mut(&mut self.endgame) else {
+            return false;
+        };
+        let built = endgame.build_quick_kings_until(pos, deadline);
         self.note_build(built)
     }
 
@@ -257,9 +357,11 @@ impl PuzzleSearcher {
     /// [`budget::build_ceiling`] of its slots.
     fn build_all(&mut self, pos: &Position) {
         let slots = self.endgame.slots_to_build(pos);
-        let built = self
-            .endgame
-            .build_classes_for_until(pos, self.build_deadline());
+        let deadline = self.build_deadline();
+        let Some(endgame) = Arc::get_mut(&mut self.endgame) else {
+            return;
+        };
+        let built = endgame.build_classes_for_until(pos, deadline);
         if built == Err(BuildError::Cancelled) {
             self.build_ceiling = Some(budget::build_ceiling(slots));
         }
@@ -320,13 +422,7 @@ impl PuzzleSearcher {
                 order[..=p].rotate_right(1);
             }
             let proven = score.plies_to_end().is_some_and(|n| n <= depth);
-            done = Some(PuzzleThought {
-                best,
-                score: Some(score),
-                depth,
-                proven,
-                no_end_within: 0,
-            });
+            done = Some(PuzzleThought::new(best, Some(score), depth, proven));
             if proven {
                 break;
             }
@@ -345,17 +441,16 @@ impl PuzzleSearcher {
             }
         }
         let (score, best) = best?;
-        Some(PuzzleThought {
+        Some(PuzzleThought::new(
             best,
-            score: Some(score),
-            depth: score.plies_to_end().unwrap_or(0),
-            proven: true,
-            no_end_within: 0,
-        })
+            Some(score),
+            score.plies_to_end().unwrap_or(0),
+            true,
+        ))
     }
 
     /// Starts a search of at most `nodes` more nodes (no limit for `None`).
-    fn begin_turn(&mut self, nodes: Option<u64>) {
+    pub(super) fn begin_turn(&mut self, nodes: Option<u64>) {
         self.aborted = false;
         self.stop_at = nodes.map_or(u64::MAX, |n| self.stats.nodes.saturating_add(n));
         self.tt.new_generation();
@@ -393,7 +488,7 @@ impl PuzzleSearcher {
 
     /// The first move of `sorted` (canonical order) whose value is at least `target`, tested with
     /// a null window at `depth`. With an exact `target` this is the canonical optimal move.
-    fn first_move_reaching(
+    pub(super) fn first_move_reaching(
         &mut self,
         pos: &Position,
         sorted: &[Move],

@@ -23,6 +23,7 @@ pub mod ordering;
 pub mod proof;
 pub mod score;
 pub mod solve;
+pub mod split;
 pub mod stop;
 pub mod tt;
 
@@ -30,7 +31,7 @@ pub use alphabeta::{Features, Limits, PuzzleSearcher, SearchStats};
 pub use budget::BuildCaps;
 pub use eval::Evaluator;
 pub use game::{GameLimits, GameOptions, GameRoot, GameSearcher, GameThought, Stopwatch};
-pub use iterdeep::PuzzleThought;
+pub use iterdeep::{Known, PuzzleThought};
 pub use proof::Proof;
 pub use score::Score;
 pub use stop::Stop;

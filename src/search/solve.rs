@@ -12,7 +12,7 @@ use crate::search::budget::{
 };
 use crate::search::endgame::store::Store;
 use crate::search::endgame::{BuildError, EndgameDb};
-use crate::search::{Features, PuzzleSearcher, Score, SearchStats, Stop};
+use crate::search::{Features, Known, PuzzleSearcher, PuzzleThought, Score, SearchStats, Stop};
 
 /// How to play a puzzle.
 #[derive(Clone, Copy, Debug)]
@@ -155,6 +155,10 @@ pub fn solve_until(
     let mut time_limited = false;
     // The exact value of the position to move, once a turn has proven it.
     let mut known: Option<Score> = None;
+    // For each side (red, black), at its next turn: the plies within which it is known to win,
+    // and within which it is known not to lose (see `Known`).
+    let mut win_within: [Option<u32>; 2] = [None; 2];
+    let mut safe_within = [0u32; 2];
     let mut unproven = Vec::new();
     let outcome = loop {
         if let Some(outcome) = game.outcome() {
@@ -164,7 +168,12 @@ pub fn solve_until(
         let out_of_time = budget.out_of_time() || stop.is_set();
         let first_turn = game.positions().len() <= 2;
         let side = pos.side_to_move() as usize;
-        let limits = budget.turn(side, first_turn, searcher.stats().nodes);
+        let spent = searcher.stats().wall_nodes();
+        let mut limits = budget.turn(side, first_turn, spent);
+        if known.is_some() || win_within[side].is_some() || safe_within[side] > 0 {
+            // What earlier proofs established is kept past the game's proof budget.
+            limits = budget.keep_known(limits, spent);
+        }
         let depth = options.max_depth.unwrap_or(u32::MAX);
         let thought = if out_of_time {
             time_limited = true;
@@ -173,7 +182,12 @@ pub fn solve_until(
             // not build a database (a fresh one every move), but reads those already built.
             searcher.quick_think(&pos, QUICK_DEPTH)
         } else {
-            searcher.think(&pos, depth, limits, known)
+            let known = Known {
+                exact: known,
+                win_within: win_within[side],
+                safe_within: safe_within[side],
+            };
+            searcher.think_known(&pos, depth, limits, known)
         };
         let Some(thought) = thought else {
             // `outcome()` saw a legal move; `think` agrees by construction.
@@ -196,11 +210,19 @@ pub fn solve_until(
                 });
             }
         }
+        carry_bounds(&thought, side, &mut win_within, &mut safe_within);
         // The value after a proven move (or a forced move from a known value) is known too: the
         // same game end, one ply nearer, seen from the other side.
-        known = match (thought.proven, thought.score) {
-            (true, Some(score)) => Some(score),
-            (false, None) => known,
+        // An unproven move's value is exact too when every shorter game end was ruled out.
+        let exact = thought.score.filter(|score| {
+            thought.proven
+                || score
+                    .plies_to_end()
+                    .is_some_and(|d| thought.no_end_within + 1 >= d)
+        });
+        known = match (exact, thought.score) {
+            (Some(score), _) => Some(score),
+            (None, None) => known,
             _ => None,
         }
         .map(|score| -score.to_node(1));
@@ -237,9 +259,74 @@ pub fn solve_until(
     }
 }
 
+/// What the move of `side` described by `thought` leaves known for each side's next turn: the
+/// mover's win within `w` plies is one within `w - 2` at its next turn, whatever the opponent
+/// plays; its move checked not to lose within `b` leaves it not losing within `b - 2`; and no
+/// game end within `n` plies of the position moved from leaves the opponent not losing within
+/// `n - 1` (whatever the move, the mover could not force an end sooner).
+fn carry_bounds(
+    thought: &PuzzleThought,
+    side: usize,
+    win_within: &mut [Option<u32>; 2],
+    safe_within: &mut [u32; 2],
+) {
+    let other = 1 - side;
+    let Some(score) = thought.score else {
+        // A forced move (or a quick one past the deadline) keeps what the mover knew.
+        win_within[side] = win_within[side].and_then(|w| w.checked_sub(2));
+        safe_within[side] = safe_within[side].saturating_sub(2);
+        return;
+    };
+    let win = if thought.proven && score.is_win() {
+        score.plies_to_end()
+    } else {
+        thought.keeps_win
+    };
+    win_within[side] = win.and_then(|w| w.checked_sub(2));
+    safe_within[side] = thought.safe_within.saturating_sub(2);
+    safe_within[other] = safe_within[other].max(thought.no_end_within.saturating_sub(1));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bounds_carry_two_plies_for_the_mover_and_one_for_the_opponent() {
+        let mv = crate::rules::movegen::legal_moves(&Position::start())[0];
+        let mut win = [None, None];
+        let mut safe = [0, 0];
+        // Red proves a win in 31: at its next turn it wins within 29, whatever black plays.
+        let proven = PuzzleThought {
+            no_end_within: 30,
+            ..PuzzleThought::new(mv, Some(Score::won_at(31)), 31, true)
+        };
+        carry_bounds(&proven, 0, &mut win, &mut safe);
+        assert_eq!(win, [Some(29), None]);
+        // Black's unproven move, checked not to lose within 28, saw no end within 23: black
+        // does not lose within 26 at its next turn, red not within 22 now.
+        let checked = PuzzleThought {
+            no_end_within: 23,
+            safe_within: 28,
+            ..PuzzleThought::new(mv, Some(Score(-331)), 16, false)
+        };
+        carry_bounds(&checked, 1, &mut win, &mut safe);
+        assert_eq!(safe, [22, 26]);
+        assert_eq!(win, [Some(29), None]);
+        // An unproven move that kept red's win within 29: within 27 next time.
+        let kept = PuzzleThought {
+            keeps_win: Some(29),
+            safe_within: 28,
+            ..PuzzleThought::new(mv, Some(Score::won_at(29)), 29, false)
+        };
+        carry_bounds(&kept, 0, &mut win, &mut safe);
+        assert_eq!(win, [Some(27), None]);
+        // A forced move keeps what its side knew, two plies nearer.
+        let forced = PuzzleThought::new(mv, None, 0, false);
+        carry_bounds(&forced, 0, &mut win, &mut safe);
+        assert_eq!(win, [Some(25), None]);
+        assert_eq!(safe, [24, 26]);
+    }
 
     #[test]
     fn a_stopped_solve_finishes_the_game_with_quick_moves() {

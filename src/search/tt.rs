@@ -43,7 +43,7 @@ const _: () = assert!(BUCKET_BYTES == 2 * 2 * std::mem::size_of::<u64>());
 const INITIAL_BUCKETS: usize = 1 << 14;
 
 /// The table. Its size is a power of two of buckets not above the requested megabytes.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct TranspositionTable {
     /// Two words per entry, two entries per bucket: [key0, data0, key1, data1].
     words: Vec<u64>,

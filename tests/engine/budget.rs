@@ -30,6 +30,7 @@ fn a_level_board_spends_a_small_part_of_its_proof_budget() {
     let limits = Limits {
         nodes: Some(deepening),
         proof_nodes: Some(proof),
+        guard_nodes: None,
         deadline: None,
         build_caps: None,
     };
@@ -62,6 +63,7 @@ fn a_level_board_does_not_start_a_database_build_beyond_its_cap() {
     let limits = Limits {
         nodes: Some(20_000),
         proof_nodes: Some(0),
+        guard_nodes: None,
         deadline: None,
         // Black's first turn is the game's deciding turn: red's move was forced.
         build_caps: Some(build_caps(true, true)),

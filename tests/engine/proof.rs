@@ -36,6 +36,7 @@ fn prove_only(pos: &Position) -> Option<checkers::search::PuzzleThought> {
     let limits = Limits {
         nodes: Some(1),
         proof_nodes: Some(200_000),
+        guard_nodes: None,
         deadline: None,
         build_caps: None,
     };
@@ -225,6 +226,7 @@ fn an_unconfirmed_move_reports_its_exact_bound() {
         let limits = Limits {
             nodes: Some(nodes),
             proof_nodes: Some(0),
+            guard_nodes: None,
             deadline: None,
             build_caps: None,
         };
@@ -238,4 +240,20 @@ fn an_unconfirmed_move_reports_its_exact_bound() {
         cut_short > 0,
         "no budget ran out during the canonical check"
     );
+}
+
+/// Issue 23's right and middle boards at the default options (no endgame databases kept): the
+/// line ends at the optimal length (26 and 22 plies; the solver before issue 23 played 34 and
+/// 14), because each side's later moves keep the win, or the loss bound, that the first turns
+/// proved. The left board (a win in 31) needs the six-piece databases (`--egdb`) to be proven.
+#[test]
+#[ignore = "about 20 to 40 s a board on a loaded 2-core machine: run with --ignored"]
+fn issue_23_boards_end_at_their_optimal_length() {
+    for (name, plies) in [("right", 26), ("middle", 22)] {
+        let text = std::fs::read(format!("tests/data/issue23/{name}.txt")).expect("board file");
+        let pos = parse_board(&text).expect("board");
+        let solution = solve(pos, &SolveOptions::default());
+        assert!(!solution.time_limited, "{name}: time limit reached");
+        assert_eq!(solution.moves(), plies, "{name}");
+    }
 }

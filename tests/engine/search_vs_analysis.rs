@@ -152,6 +152,7 @@ fn check(
     let limits = Limits {
         nodes: Some(SEARCH_NODES),
         proof_nodes: Some(SEARCH_NODES),
+        guard_nodes: None,
         deadline: None,
         build_caps: None,
     };

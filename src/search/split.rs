@@ -1,0 +1,265 @@
+//! The proof search split over the root's moves, on two threads, with a result that does not
+//! depend on their timing.
+//!
+//! A turn whose single-threaded proof search ([`proof`](super::proof)) ran out of nodes on a
+//! board that looks decisive asks the same questions again, one root move at a time: each move
+//! gets its own searcher (its own table, ordering and node count, the endgame databases shared
+//! read-only) and climbs its own bounds ("does this move win within `n`?", "does it lose within
+//! `n`?") in rounds of a fixed number of nodes, the rounds run on a pool of [`SPLIT_THREADS`]
+//! threads. What each searcher does depends only on its own budgets, which depend only on what
+//! the earlier rounds established, so the whole result is the same whatever the threads' speed.
+//! The root's value follows from its moves': a win in `w` once one move wins in exactly `w` and
+//! none within `w - 2`; a loss once every move's loss is exact (the longest is the value).
+
+use rayon::prelude::*;
+
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+
+use super::alphabeta::PuzzleSearcher;
+use super::proof::bound_at;
+use super::score::Score;
+
+/// Threads of the split: fixed, so that the budget a time limit gives (nodes per thread) and so
+/// the line are the same on every machine.
+pub const SPLIT_THREADS: usize = 2;
+
+/// Most table memory of one move's searcher, in MiB (the tables start small and grow).
+const BRANCH_TT_MB: usize = 64;
+
+/// Most bytes of the copies of this searcher's table given to the moves' searchers (1 GiB):
+/// beyond it they start with empty tables.
+const SPLIT_TT_BYTES: usize = 1 << 30;
+
+/// The first round's nodes per move are the budget over this many times the number of moves;
+/// each later round doubles them.
+const FIRST_ROUND_SHARE: u64 = 16;
+
+/// One root move and what its searcher has established, from the root's point of view.
+struct Branch {
+    mv: Move,
+    child: Position,
+    searcher: PuzzleSearcher,
+    /// The move's exact value, once a bound held.
+    exact: Option<Score>,
+    /// The move is proven not to win within this many plies.
+    no_win: u32,
+    /// The move is proven not to lose within this many plies.
+    no_loss: u32,
+    /// Bounds above this many plies are not asked this round.
+    max: u32,
+    /// Which bounds to ask: wins only, losses only, or both in turn.
+    expect: Option<bool>,
+}
+
+impl Branch {
+    /// The next bound to ask, or `None` when it would be past `self.max`.
+    fn next_bound(&self) -> Option<u32> {
+        let odd = (self.no_win + 1) | 1;
+        let even = (self.no_loss + 2) & !1;
+        let n = match self.expect {
+            Some(true) => odd,
+            Some(false) => even,
+            None => odd.min(even),
+        };
+        (n <= self.max).then_some(n)
+    }
+
+    /// Climbs the move's bounds within `nodes` more nodes, until one holds or `self.max`.
+    fn climb(&mut self, nodes: u64) {
+        self.searcher.begin_turn(Some(nodes));
+        while self.exact.is_none() {
+            let Some(n) = self.next_bound() else {
+                return;
+            };
+            let target = bound_at(n);
+            let depth = n as i32 - 1;
+            let win = n % 2 == 1;
+            let s = &mut self.searcher;
+            let v = if win {
+                -s.negamax(&self.child, depth, 1, -target, -target + Score(1))
+            } else {
+                -s.negamax(&self.child, depth, 1, -target - Score(1), -target)
+            };
+            if s.aborted {
+                return;
+            }
+            match (win, v >= target, v <= target) {
+                (true, true, _) => self.exact = Some(target),
+                (true, false, _) => self.no_win = n,
+                (false, _, true) => self.exact = Some(target),
+                (false, _, false) => self.no_loss = n,
+            }
+        }
+    }
+
+    /// Whether the move is known not to win within `n` plies.
+    fn no_win_within(&self, n: u32) -> bool {
+        match self.exact {
+            Some(v) => !v.is_win() || v.plies_to_end().is_some_and(|d| d > n),
+            None => self.no_win >= n,
+        }
+    }
+}
+
+/// What a split proof established.
+pub(super) enum SplitProof {
+    /// The exact value and the first move in canonical order that reaches it.
+    Exact(Score, Move),
+    /// The nodes ran out: no game end within this many plies.
+    NoEndWithin(u32),
+}
+
+impl PuzzleSearcher {
+    /// The split proof of `pos` over its moves `sorted` (canonical order), known to have no
+    /// game end within `reached` plies, within `budget` nodes in all, asking bounds up to
+    /// `max_depth`: wins only when `expect` is `Some(true)`, losses only when `Some(false)`.
+    /// The nodes are added to this searcher's count.
+    pub(super) fn prove_split(
+        &mut self,
+        pos: &Position,
+        sorted: &[Move],
+        reached: u32,
+        max_depth: u32,
+        expect: Option<bool>,
+        budget: u64,
+    ) -> SplitProof {
+        let warm = self.tt.bytes().saturating_mul(sorted.len()) <= SPLIT_TT_BYTES;
+        let mut branches: Vec<Branch> = sorted
+            .iter()
+            .map(|&mv| {
+                let mut searcher = PuzzleSearcher::with_features(BRANCH_TT_MB, self.features);
+                // Each move starts from what the one thread's proof learnt, when that fits.
+                if warm {
+                    searcher.tt = self.tt.clone();
+                }
+                searcher.endgame = self.endgame.clone();
+                searcher.stop = self.stop.clone();
+                searcher.limits.deadline = self.limits.deadline;
+                Branch {
+                    mv,
+                    child: pos.play(mv),
+                    searcher,
+                    exact: None,
+                    // No game end within `reached` of the root: no move wins within it.
+                    no_win: reached,
+                    no_loss: 0,
+                    max: max_depth,
+                    expect,
+                }
+            })
+            .collect();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(SPLIT_THREADS)
+            .build();
+        let mut round = (budget / (FIRST_ROUND_SHARE * sorted.len() as u64)).max(1);
+        let mut spent = 0u64;
+        let result = loop {
+            if let Some(done) = settle(&mut branches, max_depth, expect) {
+                break done;
+            }
+            let active: Vec<&mut Branch> = branches
+                .iter_mut()
+                .filter(|b| b.exact.is_none() && b.next_bound().is_some())
+                .collect();
+            let left = budget.saturating_sub(spent);
+            if active.is_empty() || left == 0 || self.deadline_passed() {
+                break SplitProof::NoEndWithin(reached.max(root_no_end(&branches)));
+            }
+            let nodes = round.min(left / active.len() as u64).max(1);
+            let before: u64 = branches_nodes(&active);
+            let mut active = active;
+            match &pool {
+                Ok(pool) => pool.install(|| active.par_iter_mut().for_each(|b| b.climb(nodes))),
+                // No pool (the system refused threads): the same work on this thread.
+                Err(_) => active.iter_mut().for_each(|b| b.climb(nodes)),
+            }
+            spent += branches_nodes(&active) - before;
+            round = round.saturating_mul(2);
+        };
+        // The move played keeps its searcher's table: it holds the proof of the position
+        // the opponent moves from next (a copy of this table when the split began, and more).
+        if let SplitProof::Exact(_, mv) = result {
+            if let Some(b) = branches.iter_mut().find(|b| b.mv == mv && warm) {
+                std::mem::swap(&mut self.tt, &mut b.searcher.tt);
+            }
+        }
+        let nodes: u64 = branches.iter().map(|b| b.searcher.stats.nodes).sum();
+        self.stats.nodes += nodes;
+        self.stats.split_nodes += nodes;
+        result
+    }
+}
+
+/// Nodes searched so far by `branches`.
+fn branches_nodes(branches: &[&mut Branch]) -> u64 {
+    branches.iter().map(|b| b.searcher.stats.nodes).sum()
+}
+
+/// The root's exact value and canonical move when its moves' bounds settle it; otherwise sets
+/// each move's next bounds and returns `None`.
+fn settle(branches: &mut [Branch], max_depth: u32, expect: Option<bool>) -> Option<SplitProof> {
+    let best_win = branches
+        .iter()
+        .filter_map(|b| b.exact.filter(|v| v.is_win()).and_then(Score::plies_to_end))
+        .min();
+    if let Some(w) = best_win {
+        // A win in `w` is the value once no move wins within `w - 2`; the canonical move is
+        // the first that wins in `w`, once every move before it is known not to.
+        let first = branches
+            .iter()
+            .position(|b| b.exact == Some(Score::won_at(w as usize)))?;
+        let mut open = false;
+        for (i, b) in branches.iter_mut().enumerate() {
+            let need = if i < first { w } else { w.saturating_sub(2) };
+            if !b.no_win_within(need) {
+                open = true;
+                b.max = need;
+                b.expect = Some(true);
+            } else {
+                b.max = 0;
+            }
+        }
+        return (!open).then(|| SplitProof::Exact(Score::won_at(w as usize), branches[first].mv));
+    }
+    if branches.iter().all(|b| b.exact.is_some()) {
+        // Every move loses (no move wins): the longest loss, first in canonical order.
+        let (value, mv) = branches
+            .iter()
+            .filter_map(|b| Some((b.exact?, b.mv)))
+            .fold(None, |best: Option<(Score, Move)>, (v, mv)| match best {
+                Some((bv, _)) if bv >= v => best,
+                _ => Some((v, mv)),
+            })?;
+        return Some(SplitProof::Exact(value, mv));
+    }
+    for b in branches.iter_mut() {
+        b.max = max_depth;
+        b.expect = expect;
+    }
+    None
+}
+
+/// No game end within this many plies of the root: no move wins within it, and some move does
+/// not lose within it.
+fn root_no_end(branches: &[Branch]) -> u32 {
+    let no_win = branches
+        .iter()
+        .map(|b| match b.exact {
+            Some(v) if v.is_win() => v.plies_to_end().unwrap_or(0).saturating_sub(1),
+            Some(_) => u32::MAX,
+            None => b.no_win,
+        })
+        .min()
+        .unwrap_or(0);
+    let no_loss = branches
+        .iter()
+        .map(|b| match b.exact {
+            Some(v) if !v.is_win() => v.plies_to_end().unwrap_or(0).saturating_sub(1),
+            Some(_) => u32::MAX,
+            None => b.no_loss,
+        })
+        .max()
+        .unwrap_or(0);
+    no_win.min(no_loss)
+}

@@ -11,7 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use checkers::analysis::OracleLimits;
 use checkers::formats::input;
-use checkers::search::endgame::store::Store;
+use checkers::search::endgame::store::{ClassReport, Store};
 use checkers::search::endgame::{classes_up_to, EndgameDb};
 use checkers::tools::egdb_check::{check_store, CheckOptions};
 
@@ -329,15 +329,9 @@ fn build(
             }
             if !quiet {
                 let _ = say(format!(
-                    "{:>12} {:>8.1} M positions, {:>8.2} MB{} ({:.1} s)",
+                    "{:>12} {} ({:.1} s)",
                     r.class,
-                    r.positions as f64 / 1e6,
-                    r.file_bytes as f64 / 1e6,
-                    if r.built {
-                        format!(", built in {:.1} s", r.seconds)
-                    } else {
-                        String::new()
-                    },
+                    class_figures(r, 8, ""),
                     started.elapsed().as_secs_f64()
                 ));
             }
@@ -483,17 +477,26 @@ fn build_class(
         .with_context(|| format!("building {class} in {}", dir.display()))?;
     if !quiet {
         output::eprintln(&format!(
-            "{}: {} {:.1} M positions, {:.2} MB{}",
+            "{}: {} {}",
             dir.display(),
             r.class,
-            r.positions as f64 / 1e6,
-            r.file_bytes as f64 / 1e6,
-            if r.built {
-                format!(", built in {:.1} s", r.seconds)
-            } else {
-                ", kept".to_string()
-            }
+            class_figures(&r, 0, ", kept")
         ))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A built or kept class's figures, as both build commands print them: positions, size on disk
+/// (each right-aligned in `width` columns), then the build time, or `kept` when it was not built.
+fn class_figures(r: &ClassReport, width: usize, kept: &str) -> String {
+    format!(
+        "{:>width$.1} M positions, {:>width$.2} MB{}",
+        r.positions as f64 / 1e6,
+        r.file_bytes as f64 / 1e6,
+        if r.built {
+            format!(", built in {:.1} s", r.seconds)
+        } else {
+            kept.to_owned()
+        }
+    )
 }

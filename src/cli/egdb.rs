@@ -124,7 +124,8 @@ enum EgdbAction {
     ///
     /// Material whose whole classes are too large to build (six pieces) is solved over only the
     /// positions a puzzle can reach; this keeps the result, one file per class, so that solving
-    /// the puzzle (or a position of its line) later reads it in a fraction of a second. Whole
+    /// the puzzle (or a position of its line) later reads it in a fraction of a second. For a
+    /// puzzle of seven pieces, the classes of six or fewer its captures lead to. Whole
     /// classes already in the directory are read instead of analysed. The solver writes the
     /// same files itself when it analyses such a puzzle with a database directory.
     Reach {
@@ -224,7 +225,7 @@ fn reach(puzzles: &[PathBuf], egdb: Option<&PathBuf>, quiet: bool) -> Result<Exi
         if !covered {
             anyhow::bail!(
                 "{}: not a position the reachable-only analysis covers (one to five pieces a \
-                 side, at most six in all, on cells of one colour)",
+                 side, at most seven in all, on cells of one colour)",
                 path.display()
             );
         }

@@ -27,7 +27,9 @@
 //!   the cap for how the board looks: while every searched move of the line is proven, no cap
 //!   where one side looks clearly ahead, and for a level board [`DECIDING_LEVEL_BUILD_SLOTS`] on
 //!   the deciding turn (the game's first searched one), [`LEVEL_BUILD_SLOTS`] later;
-//!   [`UNPROVEN_BUILD_SLOTS`] and [`UNPROVEN_LEVEL_BUILD_SLOTS`] once it is not. A build starts only when it looks to fit [`BUILD_SHARE`] of the time left at
+//!   [`UNPROVEN_BUILD_SLOTS`] and [`UNPROVEN_LEVEL_BUILD_SLOTS`] once it is not; a position of
+//!   seven pieces (whose build covers only its captures' classes) only where a side looks
+//!   clearly ahead, within [`CAPTURE_BUILD_SLOTS`]. A build starts only when it looks to fit [`BUILD_SHARE`] of the time left at
 //!   [`BUILD_NANOS_PER_SLOT`], and once one gave up, later ones are held to [`build_ceiling`] of
 //!   its slots. (How a build under way measures its pace and gives up is the database's own
 //!   affair, in `endgame/build.rs`.)
@@ -129,6 +131,16 @@ pub const UNPROVEN_BUILD_SLOTS: usize = MAX_POSITIONS;
 /// Most index slots a turn builds for a level-looking position once a searched move of the line
 /// is unproven: only builds quick enough to pay for themselves in the search they save.
 pub const UNPROVEN_LEVEL_BUILD_SLOTS: usize = QUICK_POSITIONS;
+
+/// Most index slots of the analysis a position of seven pieces (one more than the
+/// reachable-only analysis covers) builds: the classes of six pieces or fewer its captures lead
+/// to, over the positions its men can reach, its own class left to the search, which then reads
+/// an exact value at every capture into six pieces. Built only where one side looks clearly
+/// ahead (a draw of seven pieces stays unproven whatever its captures are worth), as any build,
+/// once the deepening failed and within the turn's caps. Issue 23's left board (four kings
+/// against two and a man after red's forced capture, a loss in 30 for black) needs 125.7 M
+/// slots: 11.2 s on two idle cores, about 20 s under a load of 3 (docs/performance.md).
+pub const CAPTURE_BUILD_SLOTS: usize = 130_000_000;
 
 /// Time per index slot assumed when deciding whether a database can be built in time: about
 /// what both threads take together on a machine loaded by other work (twice the idle figure).
@@ -239,9 +251,20 @@ pub fn build_ceiling(slots: usize) -> usize {
 
 /// Whether a turn whose deepening scored `score` (and did not prove it) builds the `slots`
 /// index slots of endgame databases its position needs: within the cap of `caps` for a level
-/// board, or for one where a side looks clearly ahead (the databases may prove its win).
+/// board, or for one where a side looks clearly ahead (the databases may prove its win). With
+/// `captures_only` (a position of seven pieces, whose build covers only the classes its
+/// captures lead to), only where a side looks clearly ahead and within
+/// [`CAPTURE_BUILD_SLOTS`].
 #[must_use]
-pub fn build_worth(score: Option<Score>, slots: usize, caps: Option<BuildCaps>) -> bool {
+pub fn build_worth(
+    score: Option<Score>,
+    slots: usize,
+    caps: Option<BuildCaps>,
+    captures_only: bool,
+) -> bool {
+    if captures_only && (expected_winner(score).is_none() || slots > CAPTURE_BUILD_SLOTS) {
+        return false;
+    }
     caps.is_none_or(|caps| {
         slots
             <= if looks_level(score) {
@@ -458,23 +481,32 @@ mod tests {
         let large = 171_817_912;
         let caps = Some(build_caps(true, false));
         // A side clearly ahead (or a game end seen) builds up to the decisive cap.
-        assert!(build_worth(ahead, large, caps));
-        assert!(build_worth(Some(Score::won_at(61)), large, caps));
+        assert!(build_worth(ahead, large, caps, false));
+        assert!(build_worth(Some(Score::won_at(61)), large, caps, false));
         let tight = Some(build_caps(false, false));
-        assert!(!build_worth(ahead, large, tight));
-        assert!(build_worth(ahead, MAX_POSITIONS, tight));
+        assert!(!build_worth(ahead, large, tight, false));
+        assert!(build_worth(ahead, MAX_POSITIONS, tight, false));
         // A level board builds up to the level cap, and anything without caps or on the
         // deciding turn.
-        assert!(build_worth(level, MAX_POSITIONS, caps));
-        assert!(!build_worth(level, MAX_POSITIONS + 1, caps));
-        assert!(!build_worth(level, large, caps));
-        assert!(!build_worth(level, MAX_POSITIONS, tight));
-        assert!(build_worth(level, QUICK_POSITIONS, tight));
-        assert!(build_worth(level, large, None));
+        assert!(build_worth(level, MAX_POSITIONS, caps, false));
+        assert!(!build_worth(level, MAX_POSITIONS + 1, caps, false));
+        assert!(!build_worth(level, large, caps, false));
+        assert!(!build_worth(level, MAX_POSITIONS, tight, false));
+        assert!(build_worth(level, QUICK_POSITIONS, tight, false));
+        assert!(build_worth(level, large, None, false));
         // The deciding turn builds the six-piece analyses of the shipped puzzles, not p25's.
         let deciding = Some(build_caps(true, true));
-        assert!(build_worth(level, 118_581_260, deciding));
-        assert!(!build_worth(level, large, deciding));
+        assert!(build_worth(level, 118_581_260, deciding, false));
+        assert!(!build_worth(level, large, deciding, false));
+        // A seven-piece position builds its captures' classes only where a side looks clearly
+        // ahead, and within its own cap: issue 23's left board's 125.7 M slots, not p25's 171.8 M.
+        let left = 125_718_800;
+        assert!(build_worth(ahead, left, deciding, true));
+        assert!(build_worth(Some(Score::lost_at(30)), left, deciding, true));
+        assert!(!build_worth(level, left, deciding, true));
+        assert!(!build_worth(None, QUICK_POSITIONS, None, true));
+        assert!(!build_worth(ahead, large, deciding, true));
+        assert!(!build_worth(ahead, left, tight, true));
     }
 
     #[test]

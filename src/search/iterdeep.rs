@@ -10,7 +10,7 @@ use crate::rules::position::Position;
 
 use super::alphabeta::{Features, Limits, PuzzleSearcher};
 use super::budget::{self, BuildCaps};
-use super::endgame::BuildError;
+use super::endgame::{BuildError, REACH_PIECES};
 use super::proof::Proof;
 use super::split::{SplitProof, SPLIT_THREADS};
 
@@ -180,11 +180,18 @@ impl PuzzleSearcher {
             && !done.is_some_and(|t| t.proven)
             && self.worth_building(pos, done.and_then(|t| t.score), limits.build_caps)
         {
-            self.build_all(pos);
+            let built = self.build_all(pos);
             if self.endgame.covers(pos) {
                 if let Some(thought) = self.endgame_move(pos, &moves) {
                     return Some(thought);
                 }
+            }
+            if built && !self.endgame.covers(pos) {
+                // The databases cover the captures only (a position of seven pieces). The
+                // table's entries, searched without them, would cut off with their heuristic
+                // bounds the subtrees where exact values now lie: issue 23's left board was
+                // not proven within 21 M nodes with them, and is in 6.7 M without.
+                self.tt.clear();
             }
             self.begin_turn(limits.nodes);
             done = self.deepen(pos, &moves, max_depth).or(done);
@@ -347,25 +354,28 @@ impl PuzzleSearcher {
         caps: Option<BuildCaps>,
     ) -> bool {
         let slots = self.endgame.slots_to_build(pos);
-        budget::build_worth(score, slots, caps)
+        let captures_only = pos.occupied().count() as usize > REACH_PIECES;
+        budget::build_worth(score, slots, caps, captures_only)
             && self.build_ceiling.is_none_or(|ceiling| slots <= ceiling)
             && self.time_to_build(pos)
     }
 
-    /// Builds every database `pos` can reach within the deadline ([`EndgameDb::build_classes_for`]).
-    /// When the build gives up (the deadline, or the pace it measured), later builds are held to
-    /// [`budget::build_ceiling`] of its slots.
-    fn build_all(&mut self, pos: &Position) {
+    /// Builds every database `pos` can reach within the deadline ([`EndgameDb::build_classes_for`]);
+    /// whether it built them. When the build gives up (the deadline, or the pace it measured),
+    /// later builds are held to [`budget::build_ceiling`] of its slots.
+    fn build_all(&mut self, pos: &Position) -> bool {
         let slots = self.endgame.slots_to_build(pos);
         let deadline = self.build_deadline();
         let Some(endgame) = Arc::get_mut(&mut self.endgame) else {
-            return;
+            return false;
         };
         let built = endgame.build_classes_for_until(pos, deadline);
         if built == Err(BuildError::Cancelled) {
             self.build_ceiling = Some(budget::build_ceiling(slots));
         }
+        let finished = built == Ok(true);
         self.note_build(built);
+        finished
     }
 
     /// Whether a build succeeded; a failure other than the deadline is kept for the report.

@@ -14,6 +14,11 @@
 //! too large to build whole). The values take a byte per position ([`Table`]); a full class
 //! already held (built, or read from the store) is used instead of its restricted one, and with
 //! a store every class analysed is written to it and read back by later runs.
+//!
+//! A root of one piece more than [`REACH_PIECES`] (seven) is analysed only in part: the classes
+//! of at most [`REACH_PIECES`] its captures lead to, over its own domain (which holds every men
+//! placement of those classes that play can reach). Its own class stays to the search, which
+//! then reads an exact value at every capture into six pieces or fewer.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -192,13 +197,14 @@ impl EndgameDb {
 
     /// The classes to analyse or read for `root` (those not held in full and not yet analysed)
     /// and the domain, or `None` when `root` does not fit: a side without pieces or with more
-    /// than [`MAX_GROUP`], more than [`REACH_PIECES`] in all, or more than [`REACH_BYTES`] at
-    /// the peak.
+    /// than [`MAX_GROUP`], more than one piece beyond [`REACH_PIECES`] in all, or more than
+    /// [`REACH_BYTES`] at the peak. Only classes of at most [`REACH_PIECES`] are planned: for a
+    /// root of one piece more, those its captures lead to (see the module's documentation).
     fn reach_plan(&self, root: Pieces) -> Option<(Domain, Vec<Step>)> {
         let m = root.material();
         if !(1..=MAX_GROUP).contains(&m.reds())
             || !(1..=MAX_GROUP).contains(&m.blacks())
-            || m.reds() + m.blacks() > REACH_PIECES
+            || m.reds() + m.blacks() > REACH_PIECES + 1
         {
             return None;
         }
@@ -211,7 +217,11 @@ impl EndgameDb {
         let plan: Vec<Step> = m
             .reachable()
             .into_iter()
-            .filter(|c| !self.classes.contains_key(&c.canonical()) && !done(c))
+            .filter(|c| {
+                c.reds() + c.blacks() <= REACH_PIECES
+                    && !self.classes.contains_key(&c.canonical())
+                    && !done(c)
+            })
             .map(|class| {
                 let stored_whole = self.store.as_ref().is_some_and(|s| s.present(class));
                 let kings_only = class.groups()[1] + class.groups()[3] == 0;
@@ -276,12 +286,16 @@ impl EndgameDb {
     }
 
     /// Whether the store holds every class the reachable-only analysis of `p` needs (reading
-    /// them takes a fraction of a second).
+    /// them takes a fraction of a second). For a root of seven pieces, only when some class is
+    /// kept over its domain: whole classes of its captures are read from their files a block
+    /// at a time when the search asks, as without the analysis.
     pub(super) fn reach_stored(&self, p: Pieces) -> bool {
         self.store.is_some()
-            && self
-                .reach_plan(p)
-                .is_some_and(|(_, plan)| plan.iter().all(|s| s.stored))
+            && self.reach_plan(p).is_some_and(|(_, plan)| {
+                plan.iter().all(|s| s.stored)
+                    && (p.occupied().count_ones() as usize <= REACH_PIECES
+                        || plan.iter().any(|s| s.extent != Extent::Whole))
+            })
     }
 
     /// Analyses every class `p` leads to, restricted to its domain, unless held already or
@@ -398,6 +412,40 @@ mod tests {
             .collect();
         out.sort_by_key(|(c, _)| *c);
         out
+    }
+
+    #[test]
+    fn a_root_of_seven_pieces_plans_the_classes_its_captures_lead_to() {
+        // Issue 23's left board (eight pieces): red's capture is forced, and leaves four red
+        // kings against two black kings and a man.
+        let board = parse_board(
+            b".......R\n\
+              ........\n\
+              .....B..\n\
+              ..b.....\n\
+              .....R..\n\
+              B.....R.\n\
+              ...B....\n\
+              ....R...\n",
+        )
+        .expect("a board");
+        let db = EndgameDb::default();
+        assert!(db
+            .reach_plan(Pieces::of(&board).expect("dark cells"))
+            .is_none());
+        let moves = crate::rules::movegen::legal_moves(&board);
+        assert_eq!(moves.len(), 1, "a forced capture");
+        let root = Pieces::of(&board.play(moves[0])).expect("dark cells");
+        let (_, plan) = db.reach_plan(root).expect("seven pieces fit");
+        assert!(plan
+            .iter()
+            .all(|s| s.class.reds() + s.class.blacks() <= REACH_PIECES));
+        assert!(!plan.iter().any(|s| s.class == root.material()));
+        let names: Vec<String> = plan.iter().map(|s| s.class.to_string()).collect();
+        for class in ["4K v 2K", "3K v 2K1M", "4K v 1K1M", "3K v 3K"] {
+            assert!(names.iter().any(|n| n == class), "{class} in {names:?}");
+        }
+        assert_eq!(db.reach_slots(root), 125_718_800);
     }
 
     #[test]

@@ -417,7 +417,12 @@ impl PuzzleSearcher {
 
     /// Iterative deepening over `sorted` (moves sorted canonically) until a proven result, the
     /// depth limit, or the turn's limits; the last completed iteration's result.
-    pub(super) fn deepen(&mut self, pos: &Position, sorted: &[Move], max_depth: u32) -> Option<PuzzleThought> {
+    pub(super) fn deepen(
+        &mut self,
+        pos: &Position,
+        sorted: &[Move],
+        max_depth: u32,
+    ) -> Option<PuzzleThought> {
         let mut done: Option<PuzzleThought> = None;
         let mut order: Vec<Move> = sorted.to_vec();
         for depth in 1..=max_depth {

@@ -12,7 +12,9 @@ use crate::search::budget::{
 };
 use crate::search::endgame::store::Store;
 use crate::search::endgame::{BuildError, EndgameDb};
-use crate::search::{Evaluator, Features, Known, PuzzleSearcher, PuzzleThought, Score, SearchStats, Stop};
+use crate::search::{
+    Evaluator, Features, Known, PuzzleSearcher, PuzzleThought, Score, SearchStats, Stop,
+};
 
 /// How to play a puzzle.
 #[derive(Clone, Debug)]

@@ -108,6 +108,9 @@ pub struct PuzzleSearcher {
     /// The evaluation that chooses the moves a turn cannot prove (see
     /// [`choose_unproven`](Self::choose_unproven)); the puzzle set: the deepening's own move.
     pub(super) chooser: Evaluator,
+    /// Experiment (issue 23.2): quiet moves of nodes this deep or deeper ordered by this
+    /// evaluation of the child.
+    pub(super) eval_order: Option<(Evaluator, i32)>,
 }
 
 /// Least remaining depth at which children are looked up in the table before searching
@@ -141,6 +144,7 @@ impl PuzzleSearcher {
             stop: Stop::default(),
             horizon: Evaluator::Puzzle,
             chooser: Evaluator::Puzzle,
+            eval_order: None,
         }
     }
 
@@ -298,6 +302,11 @@ impl PuzzleSearcher {
         } else {
             Keys::unordered(moves.len())
         };
+        if let Some((ev, d)) = &self.eval_order {
+            if depth >= *d {
+                keys.rank_quiet(&moves, |i| -ev.evaluate(&pos.play(moves[i])).0);
+            }
+        }
         let alpha_start = alpha;
         let mut best = Score::MIN;
         let mut best_index = None;

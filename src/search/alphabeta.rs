@@ -108,9 +108,6 @@ pub struct PuzzleSearcher {
     /// The evaluation that chooses the moves a turn cannot prove (see
     /// [`choose_unproven`](Self::choose_unproven)); the puzzle set: the deepening's own move.
     pub(super) chooser: Evaluator,
-    /// Experiment (issue 23.2): quiet moves of nodes this deep or deeper ordered by this
-    /// evaluation of the child.
-    pub(super) eval_order: Option<(Evaluator, i32)>,
 }
 
 /// Least remaining depth at which children are looked up in the table before searching
@@ -144,7 +141,6 @@ impl PuzzleSearcher {
             stop: Stop::default(),
             horizon: Evaluator::Puzzle,
             chooser: Evaluator::Puzzle,
-            eval_order: None,
         }
     }
 
@@ -302,11 +298,6 @@ impl PuzzleSearcher {
         } else {
             Keys::unordered(moves.len())
         };
-        if let Some((ev, d)) = &self.eval_order {
-            if depth >= *d {
-                keys.rank_quiet(&moves, |i| -ev.evaluate(&pos.play(moves[i])).0);
-            }
-        }
         let alpha_start = alpha;
         let mut best = Score::MIN;
         let mut best_index = None;

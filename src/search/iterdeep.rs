@@ -245,15 +245,6 @@ impl PuzzleSearcher {
         }
         let from = thought.depth + 1;
         let expect = budget::expected_winner(thought.score);
-        if let Ok(v) = std::env::var("EVAL_ORDER") {
-            let (e, d) = v.split_once(':').unwrap_or((&v, "3"));
-            let ev = if e == "trained" {
-                super::eval::Evaluator::shipped().unwrap_or_default()
-            } else {
-                super::eval::Evaluator::Puzzle
-            };
-            self.eval_order = Some((ev, d.parse().unwrap_or(3)));
-        }
         // A board that looks decisive gets the whole budget; one that looks level (a draw, most
         // likely, which no search proves) a small part, so that it finishes quickly.
         let budget = budget::proof_spend(budget, expect.is_none());
@@ -272,7 +263,6 @@ impl PuzzleSearcher {
             Proof::Exact(score) => score,
             Proof::NoEndWithin(n) => {
                 thought.no_end_within = n.max(thought.depth);
-                self.eval_order = None;
                 // A decisive-looking board the one thread could not prove: the same questions
                 // split over the moves, on both threads, for half as long again.
                 expect?;
@@ -301,7 +291,6 @@ impl PuzzleSearcher {
         };
         let plies = score.plies_to_end().unwrap_or(0);
         thought.no_end_within = plies - 1;
-        self.eval_order = None;
         // A proven win's first move is the one that proved it; a proven loss names no move, so
         // the canonical search must find it.
         let found = score.is_win().then_some(order[0]);

@@ -108,17 +108,6 @@ impl Keys {
         self.0.push(u64::from(key) + 1);
     }
 
-    /// Ranks the quiet moves that the table, the killers and the captures leave to the history
-    /// by `value` instead (higher first): an ordering by evaluation.
-    pub fn rank_quiet(&mut self, moves: &MoveList, mut value: impl FnMut(usize) -> i32) {
-        for (i, k) in self.0.iter_mut().enumerate() {
-            if *k != 0 && *k <= u64::from(HISTORY_CAP) && !moves[i].is_capture() {
-                let v = i64::from(value(i).clamp(-40_000, 40_000)) + 40_001;
-                *k = v as u64;
-            }
-        }
-    }
-
     /// Index of the best remaining move (ties: the earliest index), marking it as taken.
     pub fn next_best(&mut self) -> Option<usize> {
         let mut best: Option<(usize, u64)> = None;

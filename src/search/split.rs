@@ -136,15 +136,6 @@ impl PuzzleSearcher {
                 searcher.endgame = self.endgame.clone();
                 searcher.stop = self.stop.clone();
                 searcher.horizon = self.horizon.clone();
-                searcher.eval_order = std::env::var("EVAL_ORDER").ok().map(|v| {
-                    let (e, d) = v.split_once(':').unwrap_or((&v, "3"));
-                    let ev = if e == "trained" {
-                        super::eval::Evaluator::shipped().unwrap_or_default()
-                    } else {
-                        super::eval::Evaluator::Puzzle
-                    };
-                    (ev, d.parse().unwrap_or(3))
-                });
                 searcher.limits.deadline = self.limits.deadline;
                 Branch {
                     mv,

@@ -145,8 +145,8 @@ impl PuzzleSearcher {
     }
 
     /// Chooses the moves a turn cannot prove with `evaluator` (see
-    /// [`choose_unproven`](Self::choose_unproven)); [`Evaluator::Puzzle`], the default, plays the
-    /// deepening's own move. The proofs are searched with the puzzle set whatever it is.
+    /// [`unproven`](super::unproven)); [`Evaluator::Puzzle`], the default, plays the deepening's
+    /// own move. The proofs are searched with the puzzle set whatever it is.
     pub fn set_evaluator(&mut self, evaluator: Evaluator) {
         self.chooser = evaluator;
     }

@@ -38,7 +38,7 @@ impl PuzzleSearcher {
     ) {
         if thought.proven
             || matches!(self.chooser, Evaluator::Puzzle)
-            || !thought.score.is_some_and(|s| s.plies_to_end().is_none())
+            || thought.score.is_none_or(|s| s.plies_to_end().is_some())
         {
             return;
         }

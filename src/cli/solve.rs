@@ -159,12 +159,12 @@ pub struct EngineArgs {
     #[arg(long = "no-endgame-db")]
     pub no_endgame_db: bool,
 
-    /// The evaluation at the search's horizon: `trained` (the player's shipped weights, the
-    /// default) or `puzzle` (the hand-written puzzle set, the baseline of earlier versions).
+    /// The evaluation that chooses the moves the solver cannot prove: `puzzle` (the default: the
+    /// hand-written puzzle set of the proofs, the deepening's own move) or `trained` (a second
+    /// deepening with the player's shipped weights).
     ///
-    /// It orders the moves and chooses those the solver cannot prove; a proven move is the
-    /// canonical one whatever the evaluation, so proven lines do not change, only the work to
-    /// prove them.
+    /// Proven moves, and the work to prove them, are the same with either: the proofs are
+    /// searched with the puzzle set, and a proven move is the canonical one.
     #[arg(long, value_name = "puzzle|trained", value_parser = ["puzzle", "trained"],
           conflicts_with = "weights")]
     pub eval: Option<String>,

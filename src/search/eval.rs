@@ -5,8 +5,9 @@
 //! evaluation only steers move ordering and the choice among moves that are not proven. The
 //! puzzle solver's proofs are searched with the puzzle set ([`hand::puzzle`]); the moves it
 //! cannot prove and the player's game search take their evaluation from one field, an
-//! [`Evaluator`] (`SolveOptions::evaluator`, `GameOptions::evaluator`), the trained tables by
-//! default; the player's hand-set one ([`hand::game`] with [`Weights`]) is tuned by matches.
+//! [`Evaluator`] (`SolveOptions::evaluator`, the puzzle set by default; `GameOptions::evaluator`,
+//! the trained tables by default); the player's hand-set one ([`hand::game`] with [`Weights`])
+//! is tuned by matches.
 
 pub mod hand;
 pub mod trained;
@@ -47,8 +48,8 @@ pub fn nearest_distance(from: Square, targets: Bitboard) -> i32 {
 /// Which evaluation a search uses.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Evaluator {
-    /// The puzzle solver's hand-written set ([`hand::puzzle`]): its proofs' evaluation, and
-    /// the choice of its unproven moves before the trained tables (`checkers --eval puzzle`).
+    /// The puzzle solver's hand-written set ([`hand::puzzle`]): its proofs' evaluation, and by
+    /// default the one of its unproven moves.
     Puzzle,
     /// The player's hand-written set with these weights ([`hand::game`]).
     Hand(Weights),

@@ -40,10 +40,9 @@ pub struct SolveOptions {
     /// [`DrawRule::FiftyMoves`] (the optional tournament rule).
     pub draw_rule: DrawRule,
     /// The evaluation that chooses the moves the solver cannot prove (see
-    /// [`unproven`](crate::search::unproven)): the shipped trained tables by default,
-    /// [`Evaluator::Puzzle`] for the deepening's own move (the choice before the trained tables).
-    /// The proofs are searched with the puzzle set whatever it is, and a proven move is the
-    /// canonical one.
+    /// [`unproven`](crate::search::unproven)): [`Evaluator::Puzzle`] by default, the deepening's
+    /// own move; the trained tables measured no better there (`docs/performance.md`). The proofs
+    /// are searched with the puzzle set whatever it is, and a proven move is the canonical one.
     pub evaluator: Evaluator,
 }
 
@@ -57,7 +56,7 @@ impl Default for SolveOptions {
             nodes_per_second: DEFAULT_NODES_PER_SECOND,
             draw_rule: DrawRule::None,
             features: Features::default(),
-            evaluator: Evaluator::shipped().unwrap_or(Evaluator::Puzzle),
+            evaluator: Evaluator::Puzzle,
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The evaluation that chooses the moves the solver cannot prove (`SolveOptions::evaluator`, the
-//! trained tables by default): proven lines and the work to prove them do not depend on it;
-//! unproven moves follow it, the same on every run.
+//! puzzle set by default, or the trained tables): proven lines and the work to prove them do not
+//! depend on it; unproven moves follow it, the same on every run.
 
 use std::time::Duration;
 
@@ -15,11 +15,11 @@ fn proven_lines_and_their_nodes_do_not_depend_on_the_evaluation() {
     for name in ["p05", "p06", "black-wins-p11"] {
         let pos = parse_board(&read(&format!("puzzles/{name}.txt"))).expect("board");
         let expected = parse_solution(&read(&format!("expected/{name}.txt"))).expect("line");
-        let trained = solve(pos, &SolveOptions::default());
-        let puzzle = solve(
+        let puzzle = solve(pos, &SolveOptions::default());
+        let trained = solve(
             pos,
             &SolveOptions {
-                evaluator: Evaluator::Puzzle,
+                evaluator: Evaluator::shipped().expect("shipped weights"),
                 ..SolveOptions::default()
             },
         );
@@ -42,9 +42,9 @@ fn unproven_moves_follow_the_evaluation_the_same_on_every_run() {
             endgame_db: false,
             ..Features::default()
         },
+        evaluator: Evaluator::shipped().expect("shipped weights"),
         ..SolveOptions::default()
     };
-    assert!(matches!(options.evaluator, Evaluator::Trained(_)));
     let trained = solve(start, &options);
     let again = solve(start, &options);
     let puzzle = solve(

@@ -172,13 +172,15 @@ def solve(
     depth: Optional[int] = None,
     draw_rule: bool = False,
     egdb: Union[str, os.PathLike[str], None] = None,
+    eval: str = "puzzle",
 ) -> Solution:
     """Solves a puzzle as the command line does: red wins in the fewest moves, black resists as
     long as possible, and the whole game is played to its end.
 
     ``puzzle`` is a ``Position`` (red to move) or the text of a puzzle file (a board, a FEN or a
     PDN game); black to move raises ``ValueError``. The options are the command line's, with its
-    defaults; ``solve(text).text()`` is the command line's output. Ctrl-C stops it within a
+    defaults (``eval="trained"`` is ``--eval trained``); ``solve(text).text()`` is the command
+    line's output. Ctrl-C stops it within a
     second with ``KeyboardInterrupt``."""
 
 def think(

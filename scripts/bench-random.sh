@@ -22,6 +22,8 @@
 #                   neither reads a database directory (not even $CHECKERS_EGDB or the default
 #                   one): the figures of a machine without them.
 #   BIN=PATH        use that binary instead of building one.
+#   SOLVE_ARGS      more options of the solver, e.g. "--eval puzzle" (the A/B baseline of the
+#                   evaluation that chooses unproven moves); give each setting its own DIR.
 set -euo pipefail
 count=${1:-100}
 seed=${2:-1}
@@ -34,6 +36,7 @@ if [ -z "${BIN:-}" ]; then
 fi
 export bin=${BIN:-$PWD/target/release/checkers}
 export limit
+export solve_args=${SOLVE_ARGS:-}
 export dir=${DIR:-${KEEP:-${TMPDIR:-/tmp}/checkers-bench-random-$seed-$limit${EGDB:+-egdb}}}
 mkdir -p "$dir"
 if [ -n "${EGDB:-}" ]; then
@@ -62,7 +65,7 @@ solve_one() {
         start=$(date +%s%N)
         # shellcheck disable=SC2086
         "$bin" --inputfile "$board" --outputfile "$dir/$name.solution.txt" \
-            --time-limit "$limit" $egdb_args >"$dir/$name.solve.log" 2>&1 || true
+            --time-limit "$limit" $egdb_args $solve_args >"$dir/$name.solve.log" 2>&1 || true
         ms=$((($(date +%s%N) - start) / 1000000))
         [ -s "$dir/$name.solution.txt" ] || { echo "$name: no line written" >&2; return 0; }
         printf '%s\n%s\n' "$ms" "$(tail -1 "$dir/$name.solve.log")" >"$dir/$name.solved.tmp"
@@ -142,7 +145,7 @@ done_count=$((count - missing))
 [ "$done_count" -gt 0 ] || { echo "no board finished" >&2; exit 1; }
 databases="no database directory"
 [ -z "${EGDB:-}" ] || databases="databases $EGDB"
-echo "boards: $done_count of $count (seed $seed, --time-limit $limit, $databases, $jobs at once; results in $dir)"
+echo "boards: $done_count of $count (seed $seed, --time-limit $limit${solve_args:+ $solve_args}, $databases, $jobs at once; results in $dir)"
 echo "solver: $proven proven optimal ($((100 * proven / done_count))%), $unproven not proven"
 echo "verify (--max-seconds $verify_seconds --max-mb $verify_mb${verify_egdb_args:+ $verify_egdb_args}): $refuted lines refuted${refuted_names[*]:+: ${refuted_names[*]}}"
 echo "verify: $((optimal + refuted)) lines decided ($optimal proven optimal, $refuted refuted), $undecided undecided, $errors errors"

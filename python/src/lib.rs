@@ -27,7 +27,7 @@ use checkers::rules::draw::DrawRule;
 use checkers::rules::movegen::{legal_moves, Routes};
 use checkers::rules::perft::{self, PerftTable};
 use checkers::search::solve::{self, SolveOptions};
-use checkers::search::Stop;
+use checkers::search::{Evaluator, Stop};
 use checkers::tools::verify::{self, Optimality};
 use checkers::Color;
 
@@ -497,15 +497,17 @@ fn seconds(value: f64, name: &str) -> PyResult<Duration> {
 /// refuses it. The options are the command line's, with its defaults: ``time_limit``
 /// (``--time-limit``, seconds for the whole game), ``nodes_per_move``, ``tt_mb``, ``depth``,
 /// ``draw_rule`` (also end the game after 50 moves of each side without capture or crowning)
-/// and ``egdb``, the directory of endgame databases (default: ``$CHECKERS_EGDB``, else the cache
-/// directory, when it exists, as the command line does). The same puzzle and options give the
-/// command line's bytes: ``solve(text).text()``.
+/// ``egdb``, the directory of endgame databases (default: ``$CHECKERS_EGDB``, else the cache
+/// directory, when it exists, as the command line does), and ``eval`` (``--eval``: ``"puzzle"``,
+/// the default, or ``"trained"``, which chooses the moves the solver cannot prove with the
+/// trained tables).
+/// The same puzzle and options give the command line's bytes: ``solve(text).text()``.
 ///
 /// The search runs without the GIL; Ctrl-C stops it within a second and raises
 /// ``KeyboardInterrupt``.
 #[pyfunction]
 #[pyo3(name = "solve", signature = (puzzle, time_limit = 50.0, *, nodes_per_move = 100_000, tt_mb = 64,
-                    depth = None, draw_rule = false, egdb = None))]
+                    depth = None, draw_rule = false, egdb = None, eval = "puzzle"))]
 #[allow(clippy::too_many_arguments)]
 fn py_solve(
     py: Python<'_>,
@@ -516,8 +518,18 @@ fn py_solve(
     depth: Option<u32>,
     draw_rule: bool,
     egdb: Option<PathBuf>,
+    eval: &str,
 ) -> PyResult<PySolution> {
     let pos = position_of(puzzle, true)?;
+    let evaluator = match eval {
+        "trained" => Evaluator::shipped().map_err(value_error)?,
+        "puzzle" => Evaluator::Puzzle,
+        _ => {
+            return Err(value_error(format!(
+                "eval={eval:?}: must be \"trained\" or \"puzzle\""
+            )))
+        }
+    };
     let time_limit = seconds(time_limit, "time_limit")?;
     if nodes_per_move == 0 {
         return Err(value_error("nodes_per_move=0: must be at least 1"));
@@ -540,6 +552,7 @@ fn py_solve(
         } else {
             DrawRule::None
         },
+        evaluator,
         ..SolveOptions::default()
     };
     let endgame = solve::endgame_databases(egdb.as_deref());

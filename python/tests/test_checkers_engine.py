@@ -182,6 +182,11 @@ def test_p03_is_a_proven_red_win_in_seven():
     assert '[Result "1-0"]' in solution.text("pdn") or "1-0" in solution.text("pdn")
 
 
+def test_the_evaluation_of_unproven_moves_leaves_a_proven_line_alone():
+    puzzle = read("puzzles/p03.txt")
+    assert ce.solve(puzzle, eval="trained").text() == ce.solve(puzzle).text()
+
+
 def test_a_draw_has_no_winner():
     solution = ce.solve(read("puzzles/draw-king-vs-king.txt"))
     assert solution.winner is None
@@ -343,12 +348,13 @@ def test_bad_solution_text_names_the_string():
         lambda: ce.solve(Position.from_board(read("puzzles/p03.txt")), time_limit=0),
         lambda: ce.solve(Position.from_board(read("puzzles/p03.txt")), time_limit=float("nan")),
         lambda: ce.solve(Position.from_board(read("puzzles/p03.txt")), nodes_per_move=0),
+        lambda: ce.solve(Position.from_board(read("puzzles/p03.txt")), eval="hand"),
         lambda: ce.think(Position.start(), time_ms=10, nodes=10),
         lambda: ce.think(Position.start(), depth=0),
         lambda: ce.verify(read("puzzles/p03.txt"), read("expected/p03.txt"), max_mb=1),
         lambda: ce.solve(read("puzzles/p01.txt")).text("html"),
     ],
-    ids=["time 0", "time nan", "no nodes", "two limits", "depth 0", "1 MiB", "format"],
+    ids=["time 0", "time nan", "no nodes", "no such eval", "two limits", "depth 0", "1 MiB", "format"],
 )
 def test_bad_options_raise_value_error(call):
     with pytest.raises(ValueError):

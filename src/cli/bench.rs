@@ -124,7 +124,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let options = solve_options(&args.engine);
+    let options = solve_options(&args.engine)?;
     let results =
         pool.install(|| bench::bench_all(&selection.puzzles, &options, &|| progress.inc(1)));
     progress.finish_and_clear();

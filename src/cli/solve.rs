@@ -10,6 +10,7 @@ use clap::Args;
 use checkers::formats::export::{self, OutputFormat};
 use checkers::formats::{files, input};
 use checkers::rules::draw::DrawRule;
+use checkers::search::eval::Evaluator;
 use checkers::search::solve::{self, SolveOptions};
 use checkers::{Color, SetupWarning};
 
@@ -85,7 +86,7 @@ impl From<FormatArg> for OutputFormat {
 }
 
 /// Search settings shared by the solver and the benchmark.
-#[derive(Debug, Args, Clone, Copy)]
+#[derive(Debug, Args, Clone)]
 pub struct EngineArgs {
     /// Largest transposition table, in MiB.
     ///
@@ -157,6 +158,20 @@ pub struct EngineArgs {
     /// databases. Same results when the search can prove them; far more work.
     #[arg(long = "no-endgame-db")]
     pub no_endgame_db: bool,
+
+    /// The evaluation that chooses the moves the solver cannot prove: `puzzle` (the default: the
+    /// hand-written puzzle set of the proofs, the deepening's own move) or `trained` (a second
+    /// deepening with the player's shipped weights).
+    ///
+    /// Proven moves, and the work to prove them, are the same with either: the proofs are
+    /// searched with the puzzle set, and a proven move is the canonical one.
+    #[arg(long, value_name = "puzzle|trained", value_parser = ["puzzle", "trained"],
+          conflicts_with = "weights")]
+    pub eval: Option<String>,
+
+    /// Trained weights to evaluate with instead of the shipped ones (`checkers train --out`).
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
 }
 
 /// A positive, finite number of seconds.
@@ -173,9 +188,18 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
-/// Turns the engine arguments into solver options.
-pub fn solve_options(engine: &EngineArgs) -> SolveOptions {
-    SolveOptions {
+/// Turns the engine arguments into solver options; an unreadable or refused weights file is an
+/// error of the input.
+pub fn solve_options(engine: &EngineArgs) -> Result<SolveOptions> {
+    let evaluator = match (engine.eval.as_deref(), &engine.weights) {
+        (_, Some(path)) => {
+            Evaluator::from_file(path).map_err(|e| output::BadInput(e.to_string()))?
+        }
+        (Some("puzzle"), None) => Evaluator::Puzzle,
+        (Some(_), None) => Evaluator::shipped()?,
+        (None, None) => SolveOptions::default().evaluator,
+    };
+    Ok(SolveOptions {
         tt_megabytes: engine.tt_mb as usize,
         max_depth: engine.depth,
         time_limit: Duration::from_secs_f64(engine.time_limit),
@@ -187,7 +211,8 @@ pub fn solve_options(engine: &EngineArgs) -> SolveOptions {
             ordering: !engine.no_ordering,
             endgame_db: !engine.no_endgame_db,
         },
-    }
+        evaluator,
+    })
 }
 
 /// Solves the puzzle and writes the solution.
@@ -213,7 +238,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         }
     }
     let endgame = solve::endgame_databases(args.egdb.as_deref());
-    let solution = solve::solve_with(puzzle, &solve_options(&args.engine), endgame);
+    let solution = solve::solve_with(puzzle, &solve_options(&args.engine)?, endgame);
     let event = args
         .inputfile
         .as_ref()

@@ -12,7 +12,7 @@ use crate::rules::position::Position;
 
 use super::budget::BuildCaps;
 use super::endgame::{BuildError, EndgameDb};
-use super::eval::hand;
+use super::eval::Evaluator;
 use super::ordering::{Keys, MoveOrderer};
 use super::score::{Score, MAX_PLY};
 use super::stop::Stop;
@@ -102,6 +102,12 @@ pub struct PuzzleSearcher {
     pub(super) build_ceiling: Option<usize>,
     /// Stops the search (and database builds) from outside, as the deadline does.
     pub(super) stop: Stop,
+    /// The evaluation of the horizon's positions (the puzzle set, but in the searcher that
+    /// chooses an unproven move): it orders the moves, never decides a proven value.
+    pub(super) horizon: Evaluator,
+    /// The evaluation that chooses the moves a turn cannot prove (see
+    /// [`choose_unproven`](Self::choose_unproven)); the puzzle set: the deepening's own move.
+    pub(super) chooser: Evaluator,
 }
 
 /// Least remaining depth at which children are looked up in the table before searching
@@ -133,7 +139,16 @@ impl PuzzleSearcher {
             endgame_error: None,
             build_ceiling: None,
             stop: Stop::default(),
+            horizon: Evaluator::Puzzle,
+            chooser: Evaluator::Puzzle,
         }
+    }
+
+    /// Chooses the moves a turn cannot prove with `evaluator` (see
+    /// [`unproven`](super::unproven)); [`Evaluator::Puzzle`], the default, plays the deepening's
+    /// own move. The proofs are searched with the puzzle set whatever it is.
+    pub fn set_evaluator(&mut self, evaluator: Evaluator) {
+        self.chooser = evaluator;
     }
 
     /// Counters so far.
@@ -227,7 +242,7 @@ impl PuzzleSearcher {
         // At the horizon a pending capture is searched on (captures are forced and finite), so
         // no leaf is evaluated in the middle of an exchange.
         if ply + 1 >= MAX_PLY || (depth <= 0 && !moves[0].is_capture()) {
-            return hand::puzzle(pos);
+            return self.horizon.evaluate(pos);
         }
         // Mate-distance bounds: nothing here can beat winning next ply or lose before now.
         let alpha_floor = alpha.max(Score::lost_at(ply));

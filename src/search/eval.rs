@@ -3,9 +3,11 @@
 //!
 //! Exact game ends never come from here (the searches score them by their distance), so an
 //! evaluation only steers move ordering and the choice among moves that are not proven. The
-//! puzzle solver's set ([`hand::puzzle`]) fixes the solver's lines; the player's
-//! ([`hand::game`] with [`Weights`]) is tuned by matches. The game search takes its evaluation
-//! from one field, an [`Evaluator`].
+//! puzzle solver's proofs are searched with the puzzle set ([`hand::puzzle`]); the moves it
+//! cannot prove and the player's game search take their evaluation from one field, an
+//! [`Evaluator`] (`SolveOptions::evaluator`, the puzzle set by default; `GameOptions::evaluator`,
+//! the trained tables by default); the player's hand-set one ([`hand::game`] with [`Weights`])
+//! is tuned by matches.
 
 pub mod hand;
 pub mod trained;
@@ -46,7 +48,8 @@ pub fn nearest_distance(from: Square, targets: Bitboard) -> i32 {
 /// Which evaluation a search uses.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Evaluator {
-    /// The puzzle solver's hand-written set ([`hand::puzzle`]).
+    /// The puzzle solver's hand-written set ([`hand::puzzle`]): its proofs' evaluation, and by
+    /// default the one of its unproven moves.
     Puzzle,
     /// The player's hand-written set with these weights ([`hand::game`]).
     Hand(Weights),

@@ -122,6 +122,10 @@ impl PuzzleSearcher {
         known: Known,
     ) -> Option<PuzzleThought> {
         let mut thought = self.think_alone(pos, max_depth, limits, known.exact)?;
+        // A side known to win keeps its win through the guard's proofs, whatever was chosen.
+        if known.win_within.is_none() && !known.exact.is_some_and(Score::is_win) {
+            self.choose_unproven(pos, &mut thought, max_depth);
+        }
         let Some(score) = thought.score.filter(|_| !thought.proven) else {
             return Some(thought);
         };
@@ -402,6 +406,8 @@ impl PuzzleSearcher {
                 ..self.features
             },
         );
+        // Its moves are not proven: the evaluation that chooses those evaluates its horizon.
+        quick.horizon = self.chooser.clone();
         std::mem::swap(&mut quick.endgame, &mut self.endgame);
         let thought = quick.think(pos, depth, Limits::default(), None);
         std::mem::swap(&mut quick.endgame, &mut self.endgame);
@@ -421,7 +427,12 @@ impl PuzzleSearcher {
 
     /// Iterative deepening over `sorted` (moves sorted canonically) until a proven result, the
     /// depth limit, or the turn's limits; the last completed iteration's result.
-    fn deepen(&mut self, pos: &Position, sorted: &[Move], max_depth: u32) -> Option<PuzzleThought> {
+    pub(super) fn deepen(
+        &mut self,
+        pos: &Position,
+        sorted: &[Move],
+        max_depth: u32,
+    ) -> Option<PuzzleThought> {
         let mut done: Option<PuzzleThought> = None;
         let mut order: Vec<Move> = sorted.to_vec();
         for depth in 1..=max_depth {

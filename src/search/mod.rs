@@ -5,8 +5,8 @@
 //! ([`ordering`]) and the evaluations ([`eval`], one weight set per use).
 //!
 //! The drivers: the puzzle driver ([`alphabeta`]'s exact negamax, the per-turn deepening in
-//! [`iterdeep`], the proof search in [`proof`], the whole game in [`solve`] and its turn's
-//! budget in [`budget`]) is exact where it
+//! [`iterdeep`], the proof search in [`proof`], the choice of the moves it cannot prove in
+//! [`unproven`], the whole game in [`solve`] and its turn's budget in [`budget`]) is exact where it
 //! claims to be: no forward pruning (no null move, no late-move reductions, no futility), game
 //! ends scored by their distance, and a result counted as proven only when its distance is
 //! within the depth searched. The game driver ([`game`]) plays under a clock with the game's draw
@@ -26,6 +26,7 @@ pub mod solve;
 pub mod split;
 pub mod stop;
 pub mod tt;
+pub mod unproven;
 
 pub use alphabeta::{Features, Limits, PuzzleSearcher, SearchStats};
 pub use budget::BuildCaps;

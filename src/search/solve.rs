@@ -12,10 +12,12 @@ use crate::search::budget::{
 };
 use crate::search::endgame::store::Store;
 use crate::search::endgame::{BuildError, EndgameDb};
-use crate::search::{Features, Known, PuzzleSearcher, PuzzleThought, Score, SearchStats, Stop};
+use crate::search::{
+    Evaluator, Features, Known, PuzzleSearcher, PuzzleThought, Score, SearchStats, Stop,
+};
 
 /// How to play a puzzle.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct SolveOptions {
     /// Transposition table size in MiB.
     pub tt_megabytes: usize,
@@ -37,6 +39,11 @@ pub struct SolveOptions {
     /// The draw rule the game is played under: [`DrawRule::None`] (the puzzle rules) or
     /// [`DrawRule::FiftyMoves`] (the optional tournament rule).
     pub draw_rule: DrawRule,
+    /// The evaluation that chooses the moves the solver cannot prove (see
+    /// [`unproven`](crate::search::unproven)): [`Evaluator::Puzzle`] by default, the deepening's
+    /// own move; the trained tables measured no better there (`docs/performance.md`). The proofs
+    /// are searched with the puzzle set whatever it is, and a proven move is the canonical one.
+    pub evaluator: Evaluator,
 }
 
 impl Default for SolveOptions {
@@ -49,6 +56,7 @@ impl Default for SolveOptions {
             nodes_per_second: DEFAULT_NODES_PER_SECOND,
             draw_rule: DrawRule::None,
             features: Features::default(),
+            evaluator: Evaluator::Puzzle,
         }
     }
 }
@@ -147,6 +155,7 @@ pub fn solve_until(
     let mut searcher = PuzzleSearcher::with_features(options.tt_megabytes, options.features);
     searcher.set_stop(stop.clone());
     searcher.set_endgame(endgame);
+    searcher.set_evaluator(options.evaluator.clone());
     let mut game = Game::new(puzzle, options.draw_rule);
     let mut root_score = None;
     let mut proven = true;

@@ -135,6 +135,7 @@ impl PuzzleSearcher {
                 }
                 searcher.endgame = self.endgame.clone();
                 searcher.stop = self.stop.clone();
+                searcher.horizon = self.horizon.clone();
                 searcher.limits.deadline = self.limits.deadline;
                 Branch {
                     mv,

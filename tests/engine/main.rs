@@ -10,6 +10,7 @@ mod endgame;
 mod proof;
 mod reach;
 mod search_vs_analysis;
+mod unproven;
 mod verify;
 mod verify_budget;
 mod verify_refuted;

@@ -87,7 +87,7 @@ fn the_proof_search_proves_what_the_deepening_cannot() {
         pos,
         &SolveOptions {
             nodes_per_second: 0,
-            ..base
+            ..base.clone()
         },
     );
     assert!(!without.proven);
@@ -96,7 +96,7 @@ fn the_proof_search_proves_what_the_deepening_cannot() {
         pos,
         &SolveOptions {
             nodes_per_second: 10_000,
-            ..base
+            ..base.clone()
         },
     );
     assert!(with.proven, "{:?}", with.unproven);

@@ -103,6 +103,17 @@ fn damaged_weights_are_refused_with_the_file_named() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("checksum"));
+    // The solver refuses them too, and writes nothing.
+    let out = tmp.path().join("out.txt");
+    checkers()
+        .args(["--inputfile", "puzzles/p01.txt", "--weights"])
+        .arg(&bad)
+        .arg("--outputfile")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("bad.ckw").and(predicate::str::contains("checksum")));
+    assert!(!out.exists());
     fs::write(&bad, b"CKEV").expect("write");
     checkers()
         .args(["think", "--weights"])

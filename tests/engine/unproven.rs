@@ -1,0 +1,62 @@
+//! The evaluation that chooses the moves the solver cannot prove (`SolveOptions::evaluator`, the
+//! puzzle set by default, or the trained tables): proven lines and the work to prove them do not
+//! depend on it; unproven moves follow it, the same on every run.
+
+use std::time::Duration;
+
+use checkers::formats::board_text::{parse_board, parse_solution};
+use checkers::search::solve::{solve, SolveOptions};
+use checkers::search::{Evaluator, Features};
+use checkers::Position;
+
+#[test]
+fn proven_lines_and_their_nodes_do_not_depend_on_the_evaluation() {
+    let read = |path: &str| std::fs::read(path).expect("shipped file");
+    for name in ["p05", "p06", "black-wins-p11"] {
+        let pos = parse_board(&read(&format!("puzzles/{name}.txt"))).expect("board");
+        let expected = parse_solution(&read(&format!("expected/{name}.txt"))).expect("line");
+        let puzzle = solve(pos, &SolveOptions::default());
+        let trained = solve(
+            pos,
+            &SolveOptions {
+                evaluator: Evaluator::shipped().expect("shipped weights"),
+                ..SolveOptions::default()
+            },
+        );
+        assert!(trained.proven && puzzle.proven, "{name}");
+        assert_eq!(trained.states, expected, "{name}");
+        assert_eq!(puzzle.states, expected, "{name}");
+        assert_eq!(trained.stats.nodes, puzzle.stats.nodes, "{name}");
+    }
+}
+
+#[test]
+fn unproven_moves_follow_the_evaluation_the_same_on_every_run() {
+    // From the start at 4 plies a move nothing is proven: every move is the evaluation's choice.
+    let start = Position::start();
+    let options = SolveOptions {
+        max_depth: Some(4),
+        nodes_per_second: 0,
+        time_limit: Duration::from_secs(600),
+        features: Features {
+            endgame_db: false,
+            ..Features::default()
+        },
+        evaluator: Evaluator::shipped().expect("shipped weights"),
+        ..SolveOptions::default()
+    };
+    let trained = solve(start, &options);
+    let again = solve(start, &options);
+    let puzzle = solve(
+        start,
+        &SolveOptions {
+            evaluator: Evaluator::Puzzle,
+            ..options.clone()
+        },
+    );
+    assert!(!trained.proven && !puzzle.proven);
+    assert!(!trained.time_limited && !puzzle.time_limited);
+    assert_eq!(trained.states, again.states);
+    assert_eq!(trained.stats.nodes, again.stats.nodes);
+    assert_ne!(trained.states, puzzle.states);
+}

@@ -85,7 +85,7 @@ fn men_mixed_colours_and_big_classes_are_not_covered() {
         "but it is built when the search fails"
     );
     // Over the whole classes' limit, six pieces are analysed over the positions they reach
-    // (tests/engine/reach.rs); seven are not covered at all.
+    // (tests/engine/reach.rs); of seven, only the six-piece classes their captures lead to.
     let four_v_two_men =
         board("........\n..B.B...\n........\n........\n........\n........\n........\nR.R.R.r.\n");
     assert!(
@@ -101,9 +101,10 @@ fn men_mixed_colours_and_big_classes_are_not_covered() {
     let four_v_three =
         board("........\n..B.B.B.\n........\n........\n........\n........\n........\nR.R.R.R.\n");
     assert!(
-        !db.could_build_for(&four_v_three),
-        "4 v 3 is over the limit"
+        db.could_build_for(&four_v_three),
+        "4 v 3: 7 pieces, the classes its captures lead to"
     );
+    assert!(!db.covers(&four_v_three), "but not its own class");
     assert!(
         db.could_build_for(&with_man),
         "a man and two kings against one"

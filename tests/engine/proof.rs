@@ -248,10 +248,11 @@ fn an_unconfirmed_move_reports_its_exact_bound() {
 /// proved. The left board (a win in 31) is proven: after red's forced capture (seven pieces),
 /// black's deciding turn analyses the six-piece classes its captures lead to (125.7 M slots),
 /// and the proof search reads their exact values. That analysis must finish within the limit:
-/// under a load of 6 to 7 on the 2-core machine it gives up, and the left board then reaches the
-/// time limit (measured 2026-11-26; docs/performance.md).
+/// about twice as slow as alone under a load of 5 (two runs at once on the 2-core machine) it
+/// can run into its deadline, and the left board's line is then not proven (measured
+/// 2026-11-26; docs/performance.md).
 #[test]
-#[ignore = "about 15 to 40 s a board on a 2-core machine under a load of up to about 5 (the left \
+#[ignore = "about 15 to 40 s a board on a 2-core machine under a load of up to about 6 (the left \
             board analyses 125.7 M slots of databases on both cores): run with --ignored"]
 fn issue_23_boards_end_at_their_optimal_length() {
     for (name, plies) in [("right", 26), ("middle", 22), ("left", 31)] {

@@ -62,8 +62,8 @@ impl Guard {
     }
 }
 
-/// Index slots of large analyses a sequence must have finished before its speed is trusted to
-/// judge the rest.
+/// Work ([`work`]) of large analyses a sequence must have finished before its speed is trusted
+/// to judge the rest.
 const PACE_SAMPLE: usize = 2_000_000;
 
 /// Index slots of an analysis whose speed counts: a small class spends most of its time on the
@@ -74,20 +74,39 @@ const PACE_CLASS: usize = 500_000;
 /// it gives up (speeds vary between classes; the deadline stops it anyway).
 const PACE_MARGIN: f64 = 1.25;
 
+/// How many index slots of a class with men one slot of a class of kings only counts for in a
+/// sequence's pace: a king has more moves, and its class more passes, than a man. Measured on
+/// issue 23's left board at load 3: 4K v 2K took 305 ns a slot, 3K v 2K1M over its domain 88
+/// ns (docs/performance.md); counted alike, the kings-only class finished just before the two
+/// large classes with a man made the rest look over twice as long as it took, and the build
+/// gave up under load.
+const KINGS_ONLY_WEIGHT: usize = 3;
+
+/// The work of analysing `slots` index slots of `class`, in slots of a class with men
+/// ([`KINGS_ONLY_WEIGHT`]).
+pub(super) fn work(class: Material, slots: usize) -> usize {
+    if class.men() == 0 {
+        slots.saturating_mul(KINGS_ONLY_WEIGHT)
+    } else {
+        slots
+    }
+}
+
 /// The speed of a sequence of class analyses, to give up as soon as the rest clearly cannot
 /// finish by the guard's deadline at the speed measured so far (on a loaded machine, rather
-/// than at the deadline, with the turn's time spent for nothing).
+/// than at the deadline, with the turn's time spent for nothing). Work is counted in slots
+/// weighted by the kind of class ([`work`]).
 #[derive(Debug)]
 pub(super) struct Pace {
-    /// Slots and time of the large analyses finished.
+    /// Work and time of the large analyses finished.
     measured: usize,
     spent: Duration,
-    /// Slots not yet analysed.
+    /// Work not yet done.
     left: usize,
 }
 
 impl Pace {
-    /// A sequence of analyses of `total` index slots.
+    /// A sequence of analyses of `total` work ([`work`]).
     pub(super) fn new(total: usize) -> Pace {
         Pace {
             measured: 0,
@@ -96,18 +115,19 @@ impl Pace {
         }
     }
 
-    /// Notes that an analysis of `slots` index slots, begun at `began`, finished.
-    pub(super) fn finished(&mut self, slots: usize, began: Instant) {
-        self.left = self.left.saturating_sub(slots);
+    /// Notes that an analysis of `slots` index slots of `class`, begun at `began`, finished.
+    pub(super) fn finished(&mut self, class: Material, slots: usize, began: Instant) {
+        let done = work(class, slots);
+        self.left = self.left.saturating_sub(done);
         if slots >= PACE_CLASS {
-            self.measured += slots;
+            self.measured += done;
             self.spent += began.elapsed();
         }
     }
 
-    /// Whether the slots left cannot be analysed before the guard's deadline at the speed
-    /// measured so far, with [`PACE_MARGIN`] (once [`PACE_SAMPLE`] slots of large analyses are
-    /// measured; never without a deadline).
+    /// Whether the work left cannot be done before the guard's deadline at the speed measured
+    /// so far, with [`PACE_MARGIN`] (once [`PACE_SAMPLE`] of large analyses' work is measured;
+    /// never without a deadline).
     pub(super) fn hopeless(&self, guard: &Guard) -> bool {
         let Some(deadline) = guard.deadline else {
             return false;
@@ -115,8 +135,8 @@ impl Pace {
         if self.measured < PACE_SAMPLE || self.left == 0 {
             return false;
         }
-        let per_slot = self.spent.as_secs_f64() / self.measured as f64;
-        let needed = Duration::from_secs_f64(per_slot * self.left as f64 / PACE_MARGIN);
+        let per_unit = self.spent.as_secs_f64() / self.measured as f64;
+        let needed = Duration::from_secs_f64(per_unit * self.left as f64 / PACE_MARGIN);
         Instant::now() + needed > deadline
     }
 }
@@ -217,6 +237,14 @@ mod tests {
         }
     }
 
+    /// A class of three pieces, with men or of kings only.
+    fn class_with_men(men: bool) -> Material {
+        Material::all_up_to(3, 2)
+            .into_iter()
+            .find(|c| (c.men() > 0) == men)
+            .expect("classes of both kinds")
+    }
+
     #[test]
     fn a_sequence_gives_up_when_its_measured_speed_cannot_meet_the_deadline() {
         let in_a_minute = Guard::until(Some(Instant::now() + Duration::from_secs(60)));
@@ -229,9 +257,26 @@ mod tests {
         assert!(!measured(2_000_000, 1_000_000_000).hopeless(&Guard::until(None)));
         assert!(!measured(1_000, 1_000_000_000).hopeless(&in_a_minute));
         // Small analyses count as done but not towards the speed.
+        let with_men = class_with_men(true);
         let mut pace = Pace::new(3_000_000);
-        pace.finished(2_000, Instant::now());
-        pace.finished(2_000_000, Instant::now());
+        pace.finished(with_men, 2_000, Instant::now());
+        pace.finished(with_men, 2_000_000, Instant::now());
         assert_eq!((pace.measured, pace.left), (2_000_000, 998_000));
+    }
+
+    #[test]
+    fn a_class_of_kings_only_counts_for_more_work_a_slot() {
+        let kings = class_with_men(false);
+        let with_men = class_with_men(true);
+        assert_eq!(work(kings, 1_000_000), KINGS_ONLY_WEIGHT * 1_000_000);
+        assert_eq!(work(with_men, 1_000_000), 1_000_000);
+        // A kings-only class measured at 3 s for a million slots, a million slots with men
+        // left: about a second's work, not three.
+        let in_two_seconds = Guard::until(Some(Instant::now() + Duration::from_secs(2)));
+        let mut pace = Pace::new(work(kings, 1_000_000) + work(with_men, 1_000_000));
+        pace.finished(kings, 1_000_000, Instant::now());
+        pace.spent = Duration::from_secs(3);
+        assert_eq!(pace.left, 1_000_000);
+        assert!(!pace.hopeless(&in_two_seconds));
     }
 }

@@ -288,7 +288,7 @@ impl EndgameDb {
             classes
                 .iter()
                 .filter(|&&c| !self.available(c))
-                .map(|c| c.slots())
+                .map(|&c| build::work(c, c.slots()))
                 .sum(),
         );
         for class in classes {
@@ -302,7 +302,7 @@ impl EndgameDb {
             let began = Instant::now();
             self.obtain(class, &guard)?;
             if built {
-                pace.finished(class.slots(), began);
+                pace.finished(class, class.slots(), began);
             }
         }
         Ok(true)

@@ -22,7 +22,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::build::{Guard, Pace};
+use super::build::{work, Guard, Pace};
 use super::cells::{cells, BLACK_CROWN, BLACK_FORWARD, NEXT, NONE, RED_CROWN, RED_FORWARD};
 use super::pieces::{Material, Pieces};
 use super::retro::Layout;
@@ -315,7 +315,12 @@ impl EndgameDb {
                 tables: FxHashMap::default(),
             });
         }
-        let mut pace = Pace::new(slots_to_analyse(&plan));
+        let mut pace = Pace::new(
+            plan.iter()
+                .filter(|s| !s.stored)
+                .map(|s| work(s.class, s.layout.slots()))
+                .sum(),
+        );
         for step in plan {
             let extent = step.extent;
             let stored = match (&self.store, step.stored) {
@@ -338,7 +343,7 @@ impl EndgameDb {
                     }
                     let began = std::time::Instant::now();
                     let table = Table::Bytes(self.analyse(step.class, &step.layout, guard)?);
-                    pace.finished(step.layout.slots(), began);
+                    pace.finished(step.class, step.layout.slots(), began);
                     self.analysed += step.layout.slots();
                     if let Some(store) = &self.store {
                         // Only a cache: a file that cannot be written is analysed again next

@@ -30,7 +30,8 @@
 //!   [`UNPROVEN_BUILD_SLOTS`] and [`UNPROVEN_LEVEL_BUILD_SLOTS`] once it is not; a position of
 //!   seven pieces (whose build covers only its captures' classes) only where a side looks
 //!   clearly ahead, within [`CAPTURE_BUILD_SLOTS`]. A build starts only when it looks to fit [`BUILD_SHARE`] of the time left at
-//!   [`BUILD_NANOS_PER_SLOT`], and once one gave up, later ones are held to [`build_ceiling`] of
+//!   [`BUILD_NANOS_PER_SLOT`] (at [`DECIDING_BUILD_NANOS_PER_SLOT`] on the deciding turn where a
+//!   side looks clearly ahead and the build settles the position: [`build_nanos_per_slot`]), and once one gave up, later ones are held to [`build_ceiling`] of
 //!   its slots. (How a build under way measures its pace and gives up is the database's own
 //!   affair, in `endgame/build.rs`.)
 
@@ -148,6 +149,17 @@ pub const CAPTURE_BUILD_SLOTS: usize = 130_000_000;
 /// says it cannot finish by its deadline.
 pub const BUILD_NANOS_PER_SLOT: u64 = 200;
 
+/// Time per index slot assumed, instead of [`BUILD_NANOS_PER_SLOT`], for the build of the
+/// game's deciding turn where a side looks clearly ahead and the build settles the position
+/// itself (six pieces or fewer: whole classes, or the analysis of its reachable positions): about
+/// what two idle cores take (issue 23's random-9001-013, 236.9 M slots of a reachable-only
+/// analysis, took 164 ns a slot of CPU time; random-9001-023's 342.0 M, 152 ns). Such a build
+/// is the line's only proof when the search fails, and a pessimistic guess kept it from
+/// starting at all (013's analysis, 47 s at 200 ns a slot, takes about 22 s on two idle
+/// cores); on a loaded machine the build's own pace gives it up after its first classes
+/// (`endgame/build.rs`).
+pub const DECIDING_BUILD_NANOS_PER_SLOT: u64 = 100;
+
 /// Share of the time left before the turn's deadline that a database build may take: when it
 /// does not finish, the rest of the game keeps the remainder.
 pub const BUILD_SHARE: f64 = 0.85;
@@ -161,6 +173,10 @@ pub struct BuildCaps {
     pub level: usize,
     /// For a position where one side looks clearly ahead, or a game end was seen.
     pub decisive: usize,
+    /// Time per index slot assumed, where one side looks clearly ahead and the build settles
+    /// the position itself, when deciding whether the build fits the time left
+    /// ([`build_nanos_per_slot`]).
+    pub decisive_nanos_per_slot: u64,
 }
 
 /// The game's budget of nodes for proof searches: the assumed speed times the part of the time
@@ -198,16 +214,19 @@ pub fn build_caps(line_proven: bool, deciding: bool) -> BuildCaps {
         BuildCaps {
             level: DECIDING_LEVEL_BUILD_SLOTS,
             decisive: usize::MAX,
+            decisive_nanos_per_slot: DECIDING_BUILD_NANOS_PER_SLOT,
         }
     } else if line_proven {
         BuildCaps {
             level: LEVEL_BUILD_SLOTS,
             decisive: usize::MAX,
+            decisive_nanos_per_slot: BUILD_NANOS_PER_SLOT,
         }
     } else {
         BuildCaps {
             level: UNPROVEN_LEVEL_BUILD_SLOTS,
             decisive: UNPROVEN_BUILD_SLOTS,
+            decisive_nanos_per_slot: BUILD_NANOS_PER_SLOT,
         }
     }
 }
@@ -285,11 +304,30 @@ pub fn build_deadline(deadline: Option<Instant>) -> Option<Instant> {
     })
 }
 
-/// Whether a build of `slots` index slots starting now looks to finish by `build_deadline`, at
-/// a pessimistic [`BUILD_NANOS_PER_SLOT`].
+/// The time per index slot a turn assumes for its build after a deepening that scored `score`:
+/// the caps' [`BuildCaps::decisive_nanos_per_slot`] (on the deciding turn,
+/// [`DECIDING_BUILD_NANOS_PER_SLOT`], two idle cores) where a side looks clearly ahead and the
+/// build settles the position itself (not `captures_only`), else a pessimistic
+/// [`BUILD_NANOS_PER_SLOT`].
 #[must_use]
-pub fn time_to_build(slots: usize, build_deadline: Option<Instant>) -> bool {
-    let needed = Duration::from_nanos((slots as u64).saturating_mul(BUILD_NANOS_PER_SLOT));
+pub fn build_nanos_per_slot(
+    score: Option<Score>,
+    caps: Option<BuildCaps>,
+    captures_only: bool,
+) -> u64 {
+    match caps {
+        Some(caps) if !captures_only && expected_winner(score).is_some() => {
+            caps.decisive_nanos_per_slot
+        }
+        _ => BUILD_NANOS_PER_SLOT,
+    }
+}
+
+/// Whether a build of `slots` index slots starting now looks to finish by `build_deadline` at
+/// `nanos_per_slot` ([`BUILD_NANOS_PER_SLOT`], or [`build_nanos_per_slot`]).
+#[must_use]
+pub fn time_to_build(slots: usize, nanos_per_slot: u64, build_deadline: Option<Instant>) -> bool {
+    let needed = Duration::from_nanos((slots as u64).saturating_mul(nanos_per_slot));
     build_deadline.is_none_or(|deadline| Instant::now() + needed < deadline)
 }
 
@@ -507,6 +545,51 @@ mod tests {
         assert!(!build_worth(None, QUICK_POSITIONS, None, true));
         assert!(!build_worth(ahead, large, deciding, true));
         assert!(!build_worth(ahead, left, tight, true));
+    }
+
+    #[test]
+    fn the_deciding_turn_of_a_decisive_board_assumes_an_idle_machine_for_its_build() {
+        let ahead = Some(Score(-309));
+        let level = Some(Score(12));
+        let deciding = Some(build_caps(true, true));
+        assert_eq!(
+            build_nanos_per_slot(ahead, deciding, false),
+            DECIDING_BUILD_NANOS_PER_SLOT
+        );
+        assert_eq!(
+            build_nanos_per_slot(Some(Score::won_at(31)), deciding, false),
+            DECIDING_BUILD_NANOS_PER_SLOT
+        );
+        // A level board, a seven-piece root's captures, later turns and no caps: pessimistic.
+        assert_eq!(
+            build_nanos_per_slot(level, deciding, false),
+            BUILD_NANOS_PER_SLOT
+        );
+        assert_eq!(
+            build_nanos_per_slot(ahead, deciding, true),
+            BUILD_NANOS_PER_SLOT
+        );
+        for caps in [build_caps(true, false), build_caps(false, false)] {
+            assert_eq!(
+                build_nanos_per_slot(ahead, Some(caps), false),
+                BUILD_NANOS_PER_SLOT
+            );
+        }
+        assert_eq!(
+            build_nanos_per_slot(ahead, None, false),
+            BUILD_NANOS_PER_SLOT
+        );
+        assert!(DECIDING_BUILD_NANOS_PER_SLOT < BUILD_NANOS_PER_SLOT);
+        // random-9001-013's analysis (236.9 M slots) fits 35 s at the deciding turn's speed only.
+        let slots = 236_900_000;
+        let deadline = Some(Instant::now() + Duration::from_secs(35));
+        assert!(time_to_build(
+            slots,
+            DECIDING_BUILD_NANOS_PER_SLOT,
+            deadline
+        ));
+        assert!(!time_to_build(slots, BUILD_NANOS_PER_SLOT, deadline));
+        assert!(time_to_build(slots, BUILD_NANOS_PER_SLOT));
     }
 
     #[test]

@@ -162,7 +162,9 @@ impl PuzzleSearcher {
         self.limits = limits;
         // Databases already built are always read; `endgame_db` decides whether to build them.
         if self.endgame.covers(pos)
-            || (self.features.endgame_db && self.time_to_build(pos) && self.build_quick(pos))
+            || (self.features.endgame_db
+                && self.time_to_build(pos, budget::BUILD_NANOS_PER_SLOT)
+                && self.build_quick(pos))
         {
             if let Some(thought) = self.endgame_move(pos, &moves) {
                 return Some(thought);
@@ -350,7 +352,9 @@ impl PuzzleSearcher {
     /// Whether to build the databases `pos` needs after a deepening that scored `score` and did
     /// not prove it: the build is worth its time ([`budget::build_worth`], within `caps`), it is within
     /// the ceiling a build that gave up left ([`budget::build_ceiling`]), and there looks to be time for
-    /// it ([`time_to_build`](Self::time_to_build)).
+    /// it ([`time_to_build`](Self::time_to_build)) at the speed the turn assumes
+    /// ([`budget::build_nanos_per_slot`]: two idle cores' on the deciding turn of a decisive-looking
+    /// position of six pieces or fewer).
     fn worth_building(
         &self,
         pos: &Position,
@@ -359,9 +363,10 @@ impl PuzzleSearcher {
     ) -> bool {
         let slots = self.endgame.slots_to_build(pos);
         let captures_only = pos.occupied().count() as usize > REACH_PIECES;
+        let nanos = budget::build_nanos_per_slot(score, caps, captures_only);
         budget::build_worth(score, slots, caps, captures_only)
             && self.build_ceiling.is_none_or(|ceiling| slots <= ceiling)
-            && self.time_to_build(pos)
+            && self.time_to_build(pos, nanos)
     }
 
     /// Builds every database `pos` can reach within the deadline ([`EndgameDb::build_classes_for`]);
@@ -415,9 +420,13 @@ impl PuzzleSearcher {
     }
 
     /// Whether the endgame databases for `pos` look to be built before the build's deadline
-    /// ([`budget::time_to_build`]).
-    fn time_to_build(&self, pos: &Position) -> bool {
-        budget::time_to_build(self.endgame.slots_to_build(pos), self.build_deadline())
+    /// at `nanos_per_slot` ([`budget::time_to_build`]).
+    fn time_to_build(&self, pos: &Position, nanos_per_slot: u64) -> bool {
+        budget::time_to_build(
+            self.endgame.slots_to_build(pos),
+            nanos_per_slot,
+            self.build_deadline(),
+        )
     }
 
     /// When a database build starting now must give up ([`budget::build_deadline`]).

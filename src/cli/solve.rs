@@ -159,9 +159,10 @@ pub struct EngineArgs {
     #[arg(long = "no-endgame-db")]
     pub no_endgame_db: bool,
 
-    /// The evaluation that chooses the moves the solver cannot prove: `puzzle` (the default: the
-    /// hand-written puzzle set of the proofs, the deepening's own move) or `trained` (a second
-    /// deepening with the player's shipped weights).
+    /// The evaluation that chooses the moves the solver cannot prove: `trained` (the default: the
+    /// player's shipped weights choose among the moves the deepening scores within a quarter of a
+    /// man of its best) or `puzzle` (the hand-written puzzle set of the proofs, the deepening's
+    /// own move).
     ///
     /// Proven moves, and the work to prove them, are the same with either: the proofs are
     /// searched with the puzzle set, and a proven move is the canonical one.

@@ -40,8 +40,9 @@ pub struct SolveOptions {
     /// [`DrawRule::FiftyMoves`] (the optional tournament rule).
     pub draw_rule: DrawRule,
     /// The evaluation that chooses the moves the solver cannot prove (see
-    /// [`unproven`](crate::search::unproven)): [`Evaluator::Puzzle`] by default, the deepening's
-    /// own move; the trained tables measured no better there (`docs/performance.md`). The proofs
+    /// [`unproven`](crate::search::unproven)): by default the shipped trained tables, which break
+    /// the ties of the turn's deepening (fewer lines refuted on random boards than its own move,
+    /// `docs/random-boards.md`), or [`Evaluator::Puzzle`], the deepening's own move. The proofs
     /// are searched with the puzzle set whatever it is, and a proven move is the canonical one.
     pub evaluator: Evaluator,
 }
@@ -56,7 +57,8 @@ impl Default for SolveOptions {
             nodes_per_second: DEFAULT_NODES_PER_SECOND,
             draw_rule: DrawRule::None,
             features: Features::default(),
-            evaluator: Evaluator::Puzzle,
+            // The puzzle set if the embedded weights could not be read (a test rules it out).
+            evaluator: Evaluator::shipped().unwrap_or(Evaluator::Puzzle),
         }
     }
 }

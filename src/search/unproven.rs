@@ -5,47 +5,72 @@
 //! how much of its budget a turn's proof search spends (its scale is the one of
 //! [`budget::expected_winner`](super::budget::expected_winner)). When a turn ends without a
 //! proof, the move it plays is a guess, which a stronger evaluation might make better: with the
-//! trained tables as the solver's evaluation (`checkers --eval trained`), a second deepening,
-//! with them at its horizon, its own table and the turn's node budget, chooses it. What earlier
-//! turns established still holds the move (the guard of [`proof`](super::proof) checks it
-//! first), and a game end either search sees is left to the proofs. On seeded random boards it
-//! measured no better than the deepening's own move (`docs/performance.md`), so the puzzle set
-//! stays the default.
+//! trained tables as the solver's evaluation (the default; `checkers --eval puzzle` plays the
+//! deepening's own move), they break the ties of the turn's own deepening. Its table, at its own depth, first names the moves that score
+//! within [`TIE_MARGIN`] of its best (so none of them loses within that depth); a second
+//! deepening, with the trained tables at its horizon, over those moves only (the turn's move
+//! first, which keeps it on a tie), within what is left of the turn's node budget, chooses among
+//! them. What earlier turns established still holds the move (the guard of
+//! [`proof`](super::proof) checks it first), and a game end either search sees is left to the
+//! proofs.
+//!
+//! A first version let the trained deepening choose among all moves, with an empty table: it
+//! saw less deep than the turn's own and played into losses the turn had seen (seeds 2611 and
+//! 2612 of `docs/performance.md`); the tie break had fewer lines refuted than the puzzle set's
+//! own move on fresh ones (`docs/random-boards.md`).
 
 use std::sync::Arc;
 
 use crate::rules::movegen;
+use crate::rules::moves::Move;
 use crate::rules::position::Position;
 
 use super::alphabeta::{Features, PuzzleSearcher};
-use super::eval::Evaluator;
+use super::eval::{Evaluator, MAN};
 use super::iterdeep::PuzzleThought;
+use super::score::Score;
 
 /// Most table memory of the choosing search, in MiB (the table starts small and grows).
 const CHOICE_TT_MB: usize = 64;
 
+/// How far below the turn's best score (in the puzzle set's hundredths of a man, at the turn's
+/// depth) a move may score and still be one the trained tables choose among: a quarter of a man.
+pub(super) const TIE_MARGIN: i32 = MAN / 4;
+
 impl PuzzleSearcher {
-    /// Replaces the move of an unproven `thought` for `pos` by the choice of a deepening with the
-    /// solver's evaluation ([`set_evaluator`](Self::set_evaluator)) at its horizon, up to
-    /// `max_depth` plies, within the turn's node budget (its nodes count as the turn's). Nothing
-    /// changes when the evaluation is the puzzle set (the deepening already used it), when the
-    /// move was proven or forced, or when either search saw a game end (a value for the proofs,
-    /// not a guess). The move's score and depth become the choosing search's: the move is then
-    /// known not to lose within that depth, as the turn's own move was within its own.
+    /// Replaces the move of an unproven `thought` for `pos` by the trained tables' choice among
+    /// the moves that score within [`TIE_MARGIN`] of it at the turn's depth, within the turn's
+    /// node budget (all these nodes count as the turn's). Nothing changes when the evaluation is
+    /// the puzzle set (the deepening already used it), when the move was proven or forced, when
+    /// either search saw a game end (a value for the proofs, not a guess), or when the budget
+    /// runs out before a choice. The thought's score and depth stay the turn's own: the move
+    /// chosen is known not to lose within that depth, as the turn's own move was.
     pub(super) fn choose_unproven(
         &mut self,
         pos: &Position,
         thought: &mut PuzzleThought,
         max_depth: u32,
     ) {
-        if thought.proven
-            || matches!(self.chooser, Evaluator::Puzzle)
-            || thought.score.is_none_or(|s| s.plies_to_end().is_some())
-        {
+        if thought.proven || matches!(self.chooser, Evaluator::Puzzle) || thought.depth == 0 {
             return;
         }
+        let Some(score) = thought.score.filter(|s| s.plies_to_end().is_none()) else {
+            return;
+        };
         let mut sorted = movegen::legal_moves(pos);
         sorted.sort();
+        let start = self.stats.nodes;
+        self.begin_turn(self.limits.nodes);
+        let Some(mut ties) = self.moves_within(pos, &sorted, thought, score - Score(TIE_MARGIN))
+        else {
+            return;
+        };
+        if ties.len() < 2 {
+            return;
+        }
+        if let Some(p) = ties.iter().position(|&m| m == thought.best) {
+            ties[..=p].rotate_right(1);
+        }
         let mut choice = PuzzleSearcher::with_features(
             CHOICE_TT_MB,
             Features {
@@ -58,8 +83,9 @@ impl PuzzleSearcher {
         choice.endgame = Arc::clone(&self.endgame);
         choice.stop = self.stop.clone();
         choice.limits.deadline = self.limits.deadline;
-        choice.begin_turn(self.limits.nodes);
-        let done = choice.deepen(pos, &sorted, max_depth);
+        let used = self.stats.nodes - start;
+        choice.begin_turn(self.limits.nodes.map(|n| n.saturating_sub(used)));
+        let done = choice.deepen(pos, &ties, max_depth);
         self.stats.nodes += choice.stats.nodes;
         let Some(done) = done else {
             return;
@@ -68,7 +94,34 @@ impl PuzzleSearcher {
             return;
         }
         thought.best = done.best;
-        thought.score = done.score;
-        thought.depth = done.depth;
+    }
+
+    /// The moves of `sorted` (in that order) whose value at the turn's depth is at least
+    /// `target`, by null-window tests on the turn's table; `thought.best` is among them without
+    /// a test. `None` if the limits stopped the tests.
+    fn moves_within(
+        &mut self,
+        pos: &Position,
+        sorted: &[Move],
+        thought: &PuzzleThought,
+        target: Score,
+    ) -> Option<Vec<Move>> {
+        let depth = thought.depth as i32;
+        let mut within = Vec::new();
+        for &mv in sorted {
+            if mv != thought.best {
+                let child = pos.play(mv);
+                // The move reaches `target` when the child's value is at most `-target`.
+                let v = self.negamax(&child, depth - 1, 1, -target, -target + Score(1));
+                if self.aborted {
+                    return None;
+                }
+                if v > -target {
+                    continue;
+                }
+            }
+            within.push(mv);
+        }
+        Some(within)
     }
 }

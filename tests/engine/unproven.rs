@@ -1,5 +1,5 @@
 //! The evaluation that chooses the moves the solver cannot prove (`SolveOptions::evaluator`, the
-//! puzzle set by default, or the trained tables): proven lines and the work to prove them do not
+//! trained tables by default, or the puzzle set): proven lines and the work to prove them do not
 //! depend on it; unproven moves follow it, the same on every run.
 
 use std::time::Duration;
@@ -15,11 +15,11 @@ fn proven_lines_and_their_nodes_do_not_depend_on_the_evaluation() {
     for name in ["p05", "p06", "black-wins-p11"] {
         let pos = parse_board(&read(&format!("puzzles/{name}.txt"))).expect("board");
         let expected = parse_solution(&read(&format!("expected/{name}.txt"))).expect("line");
-        let puzzle = solve(pos, &SolveOptions::default());
-        let trained = solve(
+        let trained = solve(pos, &SolveOptions::default());
+        let puzzle = solve(
             pos,
             &SolveOptions {
-                evaluator: Evaluator::shipped().expect("shipped weights"),
+                evaluator: Evaluator::Puzzle,
                 ..SolveOptions::default()
             },
         );
@@ -28,6 +28,14 @@ fn proven_lines_and_their_nodes_do_not_depend_on_the_evaluation() {
         assert_eq!(puzzle.states, expected, "{name}");
         assert_eq!(trained.stats.nodes, puzzle.stats.nodes, "{name}");
     }
+}
+
+#[test]
+fn the_trained_tables_are_the_default() {
+    assert_eq!(
+        SolveOptions::default().evaluator,
+        Evaluator::shipped().expect("shipped weights")
+    );
 }
 
 #[test]

@@ -33,6 +33,9 @@
 //!   [`BUILD_NANOS_PER_SLOT`], and once one gave up, later ones are held to [`build_ceiling`] of
 //!   its slots. (How a build under way measures its pace and gives up is the database's own
 //!   affair, in `endgame/build.rs`.)
+//! - **The backward pass** (`repair`, after a won game with unproven moves): a second proof
+//!   budget, [`REPAIR_SHARE`] of the game's ([`GameBudget::grant_repair`]), for its questions
+//!   and the turns of the games it plays again, which take their shares of the budget so raised.
 
 use std::time::{Duration, Instant};
 

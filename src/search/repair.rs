@@ -239,15 +239,6 @@ impl Driver<'_> {
                 left / QUESTION_SHARE,
                 deadline,
             );
-            if std::env::var_os("CHECKERS_REPAIR_TRACE").is_some() {
-                eprintln!(
-                    "repair: ply {} value {:?} -> {:?} nodes {}",
-                    ply + 1,
-                    value.plies_to_end(),
-                    verdict,
-                    self.searcher.stats().wall_nodes()
-                );
-            }
             match verdict {
                 Verdict::Optimal => below = ply,
                 Verdict::Undecided => break,

@@ -159,6 +159,13 @@ pub struct EngineArgs {
     #[arg(long = "no-endgame-db")]
     pub no_endgame_db: bool,
 
+    /// Measurement baseline: no backward pass over a won game's unproven moves.
+    ///
+    /// The line is the one the turns played, without the check of its unproven moves from the
+    /// end backwards (and the replay from a move proven suboptimal).
+    #[arg(long = "no-repair")]
+    pub no_repair: bool,
+
     /// The evaluation that chooses the moves the solver cannot prove: `trained` (the default: the
     /// player's shipped weights choose among the moves the deepening scores within a quarter of a
     /// man of its best) or `puzzle` (the hand-written puzzle set of the proofs, the deepening's
@@ -211,6 +218,7 @@ pub fn solve_options(engine: &EngineArgs) -> Result<SolveOptions> {
             table: !engine.no_table,
             ordering: !engine.no_ordering,
             endgame_db: !engine.no_endgame_db,
+            repair: !engine.no_repair,
         },
         evaluator,
     })

@@ -47,6 +47,9 @@ pub struct Features {
     /// Build endgame databases for positions of a few pieces, play from them, and read them at
     /// every covered node (see [`endgame`](super::endgame)).
     pub endgame_db: bool,
+    /// Once a won game is over, check its unproven moves from the end backwards and play the
+    /// game again from one proven suboptimal (see [`repair`](super::repair)).
+    pub repair: bool,
 }
 
 impl Default for Features {
@@ -55,6 +58,7 @@ impl Default for Features {
             table: true,
             ordering: true,
             endgame_db: true,
+            repair: true,
         }
     }
 }

@@ -34,6 +34,9 @@
 //!   side looks clearly ahead and the build settles the position: [`build_nanos_per_slot`]), and once one gave up, later ones are held to [`build_ceiling`] of
 //!   its slots. (How a build under way measures its pace and gives up is the database's own
 //!   affair, in `endgame/build.rs`.)
+//! - **The backward pass** (`repair`, after a won game with unproven moves): a second proof
+//!   budget, [`REPAIR_SHARE`] of the game's ([`GameBudget::grant_repair`]), for its questions
+//!   and the turns of the games it plays again, which take their shares of the budget so raised.
 
 use std::time::{Duration, Instant};
 
@@ -83,6 +86,12 @@ pub const GUARD_SHARE: u64 = 4;
 /// quarter more (the budget assumes [`DEFAULT_NODES_PER_SECOND`], about half what one core of
 /// this machine searches under load, so the overrun stays within the limit).
 pub const KEEP_KNOWN_OVERRUN: f64 = 1.25;
+
+/// The nodes of the backward pass of `repair` (its questions and the turns of the games it
+/// replays), as a share of the game's proof budget: a second proof budget. The forward game
+/// leaves most of the limit unused on the boards the pass repairs (issue 23: random-9001-003
+/// and -016 used 15 to 19 s of 50), and the pass runs only when a line has unproven moves.
+pub const REPAIR_SHARE: f64 = 1.0;
 
 /// How many plies beyond the bound its searches reached a game end may lie for a later turn's
 /// proof search to try for it: a proof search gains about 2 plies per fourfold budget, and a
@@ -363,6 +372,22 @@ impl GameBudget {
             previous: [None; 2],
             line_proven: true,
         }
+    }
+
+    /// The soft deadline: every search stops there.
+    #[must_use]
+    pub fn soft_deadline(&self) -> Instant {
+        self.soft_deadline
+    }
+
+    /// Grants the backward pass of `repair` its nodes once the game is over: a second proof
+    /// budget, [`REPAIR_SHARE`] of the game's own, which the pass's questions and the turns of
+    /// the games it replays spend (their shares and floors are then taken of the game's budget
+    /// so raised). Returns the nodes granted.
+    pub fn grant_repair(&mut self) -> u64 {
+        let nodes = (self.proof_total as f64 * REPAIR_SHARE) as u64;
+        self.proof_total = self.proof_total.saturating_add(nodes);
+        nodes
     }
 
     /// Whether the soft deadline has passed: the sides then play quick searches of

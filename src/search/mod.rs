@@ -6,7 +6,8 @@
 //!
 //! The drivers: the puzzle driver ([`alphabeta`]'s exact negamax, the per-turn deepening in
 //! [`iterdeep`], the proof search in [`proof`], the choice of the moves it cannot prove in
-//! [`unproven`], the whole game in [`solve`] and its turn's budget in [`budget`]) is exact where it
+//! [`unproven`], the whole game in [`solve`], the backward pass that checks its unproven moves in
+//! [`repair`] and its turn's budget in [`budget`]) is exact where it
 //! claims to be: no forward pruning (no null move, no late-move reductions, no futility), game
 //! ends scored by their distance, and a result counted as proven only when its distance is
 //! within the depth searched. The game driver ([`game`]) plays under a clock with the game's draw
@@ -21,6 +22,7 @@ pub mod game;
 pub mod iterdeep;
 pub mod ordering;
 pub mod proof;
+pub mod repair;
 pub mod score;
 pub mod solve;
 pub mod split;

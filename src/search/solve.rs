@@ -140,6 +140,10 @@ pub fn solve_with(puzzle: Position, options: &SolveOptions, endgame: EndgameDb) 
 /// and database builds end as at the time limit, and the game is finished by the quick
 /// shallow moves played past it (the solution is then `time_limited`, and its line is not
 /// the one an uninterrupted run gives).
+///
+/// Once the game is over, a won game whose line has unproven moves goes through the backward
+/// pass of [`repair`](super::repair), which checks them from the end and replays the game from a
+/// move it proves suboptimal.
 #[must_use]
 pub fn solve_until(
     puzzle: Position,
@@ -148,7 +152,7 @@ pub fn solve_until(
     stop: &Stop,
 ) -> Solution {
     let started = Instant::now();
-    let mut budget = GameBudget::new(
+    let budget = GameBudget::new(
         started,
         options.time_limit,
         options.nodes_per_move,
@@ -158,115 +162,160 @@ pub fn solve_until(
     searcher.set_stop(stop.clone());
     searcher.set_endgame(endgame);
     searcher.set_evaluator(options.evaluator.clone());
-    let mut game = Game::new(puzzle, options.draw_rule);
-    let mut root_score = None;
-    let mut proven = true;
-    // Whether every searched move's score was a draw (see the `proven` of the solution).
-    let mut draws_only = true;
-    let mut time_limited = false;
-    // The exact value of the position to move, once a turn has proven it.
-    let mut known: Option<Score> = None;
-    // For each side (red, black), at its next turn: the plies within which it is known to win,
-    // and within which it is known not to lose (see `Known`).
-    let mut win_within: [Option<u32>; 2] = [None; 2];
-    let mut safe_within = [0u32; 2];
-    let mut unproven = Vec::new();
-    let outcome = loop {
-        if let Some(outcome) = game.outcome() {
-            break outcome;
-        }
-        let pos = *game.current();
-        let out_of_time = budget.out_of_time() || stop.is_set();
-        let first_turn = game.positions().len() <= 2;
-        let side = pos.side_to_move() as usize;
-        let spent = searcher.stats().wall_nodes();
-        let mut limits = budget.turn(side, first_turn, spent);
-        if known.is_some() || win_within[side].is_some() || safe_within[side] > 0 {
-            // What earlier proofs established is kept past the game's proof budget.
-            limits = budget.keep_known(limits, spent);
-        }
-        let depth = options.max_depth.unwrap_or(u32::MAX);
-        let thought = if out_of_time {
-            time_limited = true;
-            // Past the soft deadline: shallow fixed-depth play with a fresh searcher depends on
-            // the position alone, so the game runs into a repetition or an end quickly. It must
-            // not build a database (a fresh one every move), but reads those already built.
-            searcher.quick_think(&pos, QUICK_DEPTH)
-        } else {
-            let known = Known {
-                exact: known,
-                win_within: win_within[side],
-                safe_within: safe_within[side],
-            };
-            searcher.think_known(&pos, depth, limits, known)
-        };
-        let Some(thought) = thought else {
-            // `outcome()` saw a legal move; `think` agrees by construction.
-            break Outcome::Win {
-                winner: pos.side_to_move().opponent(),
-            };
-        };
-        if thought.score.is_some() {
-            if root_score.is_none() && game.ply() == 0 && thought.proven {
-                root_score = thought.score;
-            }
-            proven &= thought.proven;
-            draws_only &= thought.score == Some(Score::ZERO);
-            budget.record(side, &thought);
-            if !thought.proven {
-                unproven.push(UnprovenMove {
-                    number: game.positions().len(),
-                    no_end_within: thought.no_end_within,
-                    score: thought.score,
-                });
-            }
-        }
-        carry_bounds(&thought, side, &mut win_within, &mut safe_within);
-        // The value after a proven move (or a forced move from a known value) is known too: the
-        // same game end, one ply nearer, seen from the other side.
-        // An unproven move's value is exact too when every shorter game end was ruled out.
-        let exact = thought.score.filter(|score| {
-            thought.proven
-                || score
-                    .plies_to_end()
-                    .is_some_and(|d| thought.no_end_within + 1 >= d)
-        });
-        known = match (exact, thought.score) {
-            (Some(score), _) => Some(score),
-            (None, None) => known,
-            _ => None,
-        }
-        .map(|score| -score.to_node(1));
-        if let Err(e) = game.play(thought.best) {
-            // The search plays only legal moves of a game that is not over; should it not, the
-            // side that chose the move loses for it rather than the program stopping.
-            break Outcome::Forfeit {
-                loser: pos.side_to_move(),
-                why: Forfeit::Illegal(e.to_string()),
-            };
-        }
+    let mut driver = Driver {
+        max_depth: options.max_depth.unwrap_or(u32::MAX),
+        stop,
+        budget,
+        searcher,
+        game: Game::new(puzzle, options.draw_rule),
+        turns: Vec::new(),
+        time_limited: false,
+        known: None,
+        win_within: [None; 2],
+        safe_within: [0; 2],
     };
-    Solution {
-        states: game.positions().to_vec(),
-        root_score,
-        proven: proven
-            && match &outcome {
-                Outcome::Win { .. } => true,
-                // A draw is proven when every searched move kept a proven draw: only the endgame
-                // databases prove draws, so each of those moves was read off them. The other
-                // moves were forced (one legal move), so a game of forced moves alone is the
-                // only game there is.
-                Outcome::Repetition => draws_only,
-                _ => false,
-            },
-        outcome,
-        time_limited,
-        stats: searcher.stats(),
-        tt_hit_rate: searcher.tt_hit_rate(),
-        endgame_positions: searcher.endgame_positions(),
-        endgame_error: searcher.endgame_error().cloned(),
-        unproven,
-        elapsed: started.elapsed(),
+    let mut outcome = driver.play_out();
+    if options.draw_rule == DrawRule::None && options.features.repair {
+        outcome = driver.repair(outcome);
+    }
+    driver.solution(outcome, started)
+}
+
+/// The game under way: the searcher, the budget, the moves played with what their turns
+/// established, and what is known for the next turn.
+pub(super) struct Driver<'a> {
+    pub(super) max_depth: u32,
+    pub(super) stop: &'a Stop,
+    pub(super) budget: GameBudget,
+    pub(super) searcher: PuzzleSearcher,
+    pub(super) game: Game,
+    /// Each move played, with its turn's thought (its score `None` for a forced move).
+    pub(super) turns: Vec<PuzzleThought>,
+    /// Whether the time limit cut a turn short.
+    pub(super) time_limited: bool,
+    /// The exact value of the position to move, once a turn has proven it.
+    pub(super) known: Option<Score>,
+    /// For each side (red, black), at its next turn: the plies within which it is known to win,
+    /// and within which it is known not to lose (see `Known`).
+    pub(super) win_within: [Option<u32>; 2],
+    pub(super) safe_within: [u32; 2],
+}
+
+impl Driver<'_> {
+    /// Plays the game from its current position to its end.
+    pub(super) fn play_out(&mut self) -> Outcome {
+        loop {
+            if let Some(outcome) = self.game.outcome() {
+                return outcome;
+            }
+            let pos = *self.game.current();
+            let out_of_time = self.budget.out_of_time() || self.stop.is_set();
+            let first_turn = self.game.positions().len() <= 2;
+            let side = pos.side_to_move() as usize;
+            let spent = self.searcher.stats().wall_nodes();
+            let mut limits = self.budget.turn(side, first_turn, spent);
+            if self.known.is_some() || self.win_within[side].is_some() || self.safe_within[side] > 0
+            {
+                // What earlier proofs established is kept past the game's proof budget.
+                limits = self.budget.keep_known(limits, spent);
+            }
+            let thought = if out_of_time {
+                self.time_limited = true;
+                // Past the soft deadline: shallow fixed-depth play with a fresh searcher
+                // depends on the position alone, so the game runs into a repetition or an end
+                // quickly. It must not build a database (a fresh one every move), but reads
+                // those already built.
+                self.searcher.quick_think(&pos, QUICK_DEPTH)
+            } else {
+                let known = Known {
+                    exact: self.known,
+                    win_within: self.win_within[side],
+                    safe_within: self.safe_within[side],
+                };
+                self.searcher
+                    .think_known(&pos, self.max_depth, limits, known)
+            };
+            let Some(thought) = thought else {
+                // `outcome()` saw a legal move; `think` agrees by construction.
+                return Outcome::Win {
+                    winner: pos.side_to_move().opponent(),
+                };
+            };
+            if thought.score.is_some() {
+                self.budget.record(side, &thought);
+            }
+            carry_bounds(&thought, side, &mut self.win_within, &mut self.safe_within);
+            // The value after a proven move (or a forced move from a known value) is known too:
+            // the same game end, one ply nearer, seen from the other side.
+            // An unproven move's value is exact too when every shorter game end was ruled out.
+            let exact = thought.score.filter(|score| {
+                thought.proven
+                    || score
+                        .plies_to_end()
+                        .is_some_and(|d| thought.no_end_within + 1 >= d)
+            });
+            self.known = match (exact, thought.score) {
+                (Some(score), _) => Some(score),
+                (None, None) => self.known,
+                _ => None,
+            }
+            .map(|score| -score.to_node(1));
+            if let Err(e) = self.game.play(thought.best) {
+                // The search plays only legal moves of a game that is not over; should it not,
+                // the side that chose the move loses for it rather than the program stopping.
+                return Outcome::Forfeit {
+                    loser: pos.side_to_move(),
+                    why: Forfeit::Illegal(e.to_string()),
+                };
+            }
+            self.turns.push(thought);
+        }
+    }
+
+    /// The finished game.
+    fn solution(self, outcome: Outcome, started: Instant) -> Solution {
+        let searched = || self.turns.iter().filter(|t| t.score.is_some());
+        let root_score = self
+            .turns
+            .first()
+            .filter(|t| t.proven)
+            .and_then(|t| t.score);
+        let proven = searched().all(|t| t.proven);
+        // Whether every searched move's score was a draw (see the `proven` of the solution).
+        let draws_only = searched().all(|t| t.score == Some(Score::ZERO));
+        let unproven = self
+            .turns
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.score.is_some() && !t.proven)
+            .map(|(ply, t)| UnprovenMove {
+                number: ply + 1,
+                no_end_within: t.no_end_within,
+                score: t.score,
+            })
+            .collect();
+        Solution {
+            states: self.game.positions().to_vec(),
+            root_score,
+            proven: proven
+                && match &outcome {
+                    Outcome::Win { .. } => true,
+                    // A draw is proven when every searched move kept a proven draw: only the
+                    // endgame databases prove draws, so each of those moves was read off them.
+                    // The other moves were forced (one legal move), so a game of forced moves
+                    // alone is the only game there is.
+                    Outcome::Repetition => draws_only,
+                    _ => false,
+                },
+            outcome,
+            time_limited: self.time_limited,
+            stats: self.searcher.stats(),
+            tt_hit_rate: self.searcher.tt_hit_rate(),
+            endgame_positions: self.searcher.endgame_positions(),
+            endgame_error: self.searcher.endgame_error().cloned(),
+            unproven,
+            elapsed: started.elapsed(),
+        }
     }
 }
 

@@ -9,6 +9,7 @@ mod egdb;
 mod endgame;
 mod proof;
 mod reach;
+mod repair;
 mod search_vs_analysis;
 mod unproven;
 mod verify;

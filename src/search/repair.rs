@@ -1,0 +1,287 @@
+//! The backward pass over a won game's unproven moves (issue 23).
+//!
+//! A turn that could not prove its move plays a guess, and a later turn often proves the game's
+//! end: the line's tail is then exact, and the guess before it can be checked against it. Once
+//! the game is over, the pass walks the unproven moves from the end backwards. Every move after
+//! the one checked is optimal (proven, forced, or checked before), so the game's end fixes the
+//! exact value of that move: a win or a loss in as many plies as the line has left. One bounded
+//! question of the proof search ([`bound_holds`](PuzzleSearcher::bound_holds)) asks whether its
+//! side could do better:
+//! - a win in `d`: is there a win within `d - 2`? If not, the move is optimal; if so, the
+//!   shorter wins are asked downwards until one fails, which makes the last that held exact;
+//! - a loss in `d`: does every move lose within `d`? If so, the move is optimal; if not, the
+//!   longer losses are asked upwards until one holds (exact: the move refuting the bound before
+//!   it loses there), at most [`PROOF_REACH_PLIES`] further.
+//!
+//! An optimal move sends the pass one move back. A better one replaces the move, and the game is
+//! played again from it by the usual turns, with what the questions established (an exact value,
+//! or a win or a loss bound) as the knowledge the turns keep; the pass then starts again from the
+//! new line's end. A question the nodes or the deadline cut short ends the pass: earlier moves
+//! are further from the end, and harder. The pass spends the nodes of
+//! [`GameBudget::grant_repair`](super::budget::GameBudget::grant_repair), and only after a game
+//! won under the puzzle rules without the time limit cutting a turn short.
+
+use std::time::Instant;
+
+use crate::rules::game::{Forfeit, Outcome};
+use crate::rules::movegen;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+
+use super::alphabeta::{Limits, PuzzleSearcher};
+use super::budget::PROOF_REACH_PLIES;
+use super::iterdeep::PuzzleThought;
+use super::score::{Score, MAX_PLY};
+use super::solve::Driver;
+
+/// A question (with the shorter wins or longer losses asked after it) may spend up to one in this
+/// many of the pass's nodes left, so that a question that settles a move leaves nodes to play the
+/// game again from it (random-9001-003's move 55, a loss in 20 of eight kings, spent 33 M nodes
+/// on its longer losses when it could take them all, and its replay then met the deadline).
+const QUESTION_SHARE: u64 = 2;
+
+/// Most questions the pass asks in one game: a bound on its work besides the nodes (every
+/// question costs at least one node per legal move).
+const MAX_QUESTIONS: usize = 10_000;
+
+/// What one question established about a move whose exact value is known.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Verdict {
+    /// No move does better: the move is optimal.
+    Optimal,
+    /// The limits stopped the question.
+    Undecided,
+    /// A better move, with what is known of it (an exact value when `proven` or when its
+    /// `no_end_within` says so; otherwise a win bound in `keeps_win` or a loss bound in
+    /// `safe_within`).
+    Better(PuzzleThought),
+}
+
+impl PuzzleSearcher {
+    /// Whether the side to move in `pos` can do better than `value`, the exact value (a game
+    /// end) of the move `played`, within `nodes` and `deadline`. The questions leave `played`
+    /// out: its value is known, and proving it again (that it loses within the bound, above
+    /// all) would cost as much as the rest.
+    pub(super) fn improve(
+        &mut self,
+        pos: &Position,
+        played: Move,
+        value: Score,
+        nodes: u64,
+        deadline: Instant,
+    ) -> Verdict {
+        let mut sorted = movegen::legal_moves(pos);
+        sorted.sort();
+        let Some(d) = value.plies_to_end() else {
+            return Verdict::Undecided;
+        };
+        let others: Vec<Move> = sorted.iter().copied().filter(|&m| m != played).collect();
+        if others.is_empty() {
+            return Verdict::Optimal;
+        }
+        self.limits = Limits {
+            deadline: Some(deadline),
+            ..Limits::default()
+        };
+        self.begin_turn(Some(nodes));
+        if value.is_win() {
+            self.shorter_win(pos, &sorted, others, d)
+        } else {
+            self.longer_loss(pos, &sorted, others, d)
+        }
+    }
+
+    /// The question for a move that wins in `d` plies.
+    fn shorter_win(
+        &mut self,
+        pos: &Position,
+        sorted: &[Move],
+        mut order: Vec<Move>,
+        d: u32,
+    ) -> Verdict {
+        if d < 3 {
+            return Verdict::Optimal;
+        }
+        let mut n = d - 2;
+        match self.bound_holds(pos, &mut order, n) {
+            None => return Verdict::Undecided,
+            Some(false) => return Verdict::Optimal,
+            Some(true) => {}
+        }
+        let mut best = order[0];
+        while n >= 3 {
+            match self.bound_holds(pos, &mut order, n - 2) {
+                Some(true) => {
+                    best = order[0];
+                    n -= 2;
+                }
+                Some(false) => return Verdict::Better(self.exact(pos, sorted, best, n, true)),
+                None => {
+                    // A win within `n`, perhaps not the shortest.
+                    return Verdict::Better(PuzzleThought {
+                        keeps_win: Some(n),
+                        ..PuzzleThought::new(best, Some(Score::won_at(n as usize)), n, false)
+                    });
+                }
+            }
+        }
+        Verdict::Better(self.exact(pos, sorted, best, n, true))
+    }
+
+    /// The question for a move that loses in `d` plies.
+    fn longer_loss(
+        &mut self,
+        pos: &Position,
+        sorted: &[Move],
+        mut order: Vec<Move>,
+        d: u32,
+    ) -> Verdict {
+        match self.bound_holds(pos, &mut order, d) {
+            None => return Verdict::Undecided,
+            Some(true) => return Verdict::Optimal,
+            Some(false) => {}
+        }
+        // `best` does not lose within `safe` plies.
+        let mut best = order[0];
+        let mut safe = d;
+        let last = d.saturating_add(PROOF_REACH_PLIES).min(MAX_PLY as u32 - 2);
+        while safe + 2 <= last {
+            match self.bound_holds(pos, &mut order, safe + 2) {
+                Some(true) => {
+                    return Verdict::Better(self.exact(pos, sorted, best, safe + 2, false))
+                }
+                Some(false) => {
+                    best = order[0];
+                    safe += 2;
+                }
+                None => break,
+            }
+        }
+        // Not a value: the move is known only not to lose within `safe` plies (a draw's score
+        // keeps it from reading as a game end; the move is not proven, so it never makes the
+        // line a proven draw).
+        Verdict::Better(PuzzleThought {
+            safe_within: safe,
+            ..PuzzleThought::new(best, Some(Score::ZERO), safe, false)
+        })
+    }
+
+    /// The thought for `best`, which wins (`win`) or loses in exactly `n` plies: the canonical
+    /// move of that value when the nodes left confirm it (proven), else `best`.
+    fn exact(
+        &mut self,
+        pos: &Position,
+        sorted: &[Move],
+        best: Move,
+        n: u32,
+        win: bool,
+    ) -> PuzzleThought {
+        let score = if win {
+            Score::won_at(n as usize)
+        } else {
+            Score::lost_at(n as usize)
+        };
+        let canonical = self.first_move_reaching(pos, sorted, score, n);
+        PuzzleThought {
+            no_end_within: n - 1,
+            keeps_win: win.then_some(n),
+            safe_within: if win { n } else { n - 1 },
+            ..PuzzleThought::new(
+                canonical.unwrap_or(best),
+                Some(score),
+                n,
+                canonical.is_some(),
+            )
+        }
+    }
+}
+
+impl Driver<'_> {
+    /// The backward pass over the line that ended with `outcome`; the outcome of the line it
+    /// leaves.
+    pub(super) fn repair(&mut self, outcome: Outcome) -> Outcome {
+        let mut outcome = outcome;
+        if self.time_limited || self.turns.iter().all(|t| t.score.is_none() || t.proven) {
+            return outcome;
+        }
+        let granted = self.budget.grant_repair();
+        let end = self.searcher.stats().wall_nodes().saturating_add(granted);
+        // The moves before `below` are the ones left to check.
+        let mut below = self.turns.len();
+        for _ in 0..MAX_QUESTIONS {
+            if !matches!(outcome, Outcome::Win { .. }) || self.time_limited || self.stop.is_set() {
+                break;
+            }
+            let Some(ply) = (0..below)
+                .rev()
+                .find(|&p| self.turns[p].score.is_some() && !self.turns[p].proven)
+            else {
+                break;
+            };
+            let left = end.saturating_sub(self.searcher.stats().wall_nodes());
+            if left == 0 {
+                break;
+            }
+            // Every later move is optimal: the game's end is the move's exact value, a win
+            // for its side when that side made the last move.
+            let plies = self.turns.len() - ply;
+            let value = if plies % 2 == 1 {
+                Score::won_at(plies)
+            } else {
+                Score::lost_at(plies)
+            };
+            let pos = self.game.positions()[ply];
+            let deadline = self.budget.soft_deadline();
+            let verdict = self.searcher.improve(
+                &pos,
+                self.turns[ply].best,
+                value,
+                left / QUESTION_SHARE,
+                deadline,
+            );
+            match verdict {
+                Verdict::Optimal => below = ply,
+                Verdict::Undecided => break,
+                Verdict::Better(thought) => {
+                    outcome = match self.replay_from(ply, thought) {
+                        Some(forfeit) => forfeit,
+                        None => self.play_out(),
+                    };
+                    below = self.turns.len();
+                }
+            }
+        }
+        outcome
+    }
+
+    /// Takes the game back to before move `ply`, plays `thought`'s move instead, and sets what
+    /// it establishes as the knowledge of the turns that follow; `Some` outcome only if the move
+    /// could not be played (which the legal move generator rules out).
+    fn replay_from(&mut self, ply: usize, thought: PuzzleThought) -> Option<Outcome> {
+        while self.turns.len() > ply {
+            self.turns.pop();
+            self.game.undo();
+        }
+        let pos = *self.game.current();
+        let side = pos.side_to_move() as usize;
+        let exact = thought.score.filter(|score| {
+            score
+                .plies_to_end()
+                .is_some_and(|d| thought.no_end_within + 1 >= d)
+        });
+        self.known = exact.map(|score| -score.to_node(1));
+        self.win_within = [None; 2];
+        self.safe_within = [0; 2];
+        self.win_within[side] = thought.keeps_win.and_then(|w| w.checked_sub(2));
+        self.safe_within[side] = thought.safe_within.saturating_sub(2);
+        self.budget.record(side, &thought);
+        if let Err(e) = self.game.play(thought.best) {
+            return Some(Outcome::Forfeit {
+                loser: pos.side_to_move(),
+                why: Forfeit::Illegal(e.to_string()),
+            });
+        }
+        self.turns.push(thought);
+        None
+    }
+}

@@ -1,0 +1,57 @@
+//! The backward pass over a won game's unproven moves (`search::repair`): a late move that a
+//! later turn's proof shows suboptimal is replaced, and the game played again from it.
+
+use std::time::Duration;
+
+use checkers::formats::board_text::parse_board;
+use checkers::search::solve::{solve, Solution, SolveOptions};
+use checkers::search::{Features, Limits, PuzzleSearcher, Score};
+
+/// Small budgets (the proof budget of `--time-limit 50 --nodes-per-second 20000 --nodes-per-move
+/// 2000`, with time to spare), so that most turns are guesses and a few late ones proofs.
+fn small(repair: bool) -> SolveOptions {
+    SolveOptions {
+        time_limit: Duration::from_secs(500),
+        nodes_per_move: 2_000,
+        nodes_per_second: 2_000,
+        features: Features {
+            repair,
+            ..Features::default()
+        },
+        ..SolveOptions::default()
+    }
+}
+
+fn black_wins(solution: &Solution) -> bool {
+    matches!(
+        solution.outcome,
+        checkers::rules::game::Outcome::Win {
+            winner: checkers::Color::Black
+        }
+    )
+}
+
+#[test]
+fn a_late_unproven_move_proven_suboptimal_is_replaced() {
+    // random-9001-030 (seed 9001 of `bench --random`, 12 pieces): at these budgets red's move 15
+    // loses in 8 plies where red can hold out for 12.
+    let board = std::fs::read("tests/data/repair/random-9001-030.txt").expect("board");
+    let pos = parse_board(&board).expect("board");
+    let before = solve(pos, &small(false));
+    let after = solve(pos, &small(true));
+    assert!(!before.time_limited && !after.time_limited);
+    assert!(black_wins(&before) && black_wins(&after));
+    let mistake = 14;
+    assert_eq!(before.states[..=mistake], after.states[..=mistake]);
+    assert_eq!(before.moves() - mistake, 8);
+    // A search of its own proves the position before the move a loss in 12 for red.
+    let mut searcher = PuzzleSearcher::new(16);
+    let thought = searcher
+        .think(&before.states[mistake], 40, Limits::default(), None)
+        .expect("a legal move");
+    assert!(thought.proven);
+    assert_eq!(thought.score, Some(Score::lost_at(12)));
+    // The repaired line holds out for those 12 plies, with the proven move.
+    assert_eq!(after.moves() - mistake, 12);
+    assert!(!after.unproven.iter().any(|u| u.number == mistake + 1));
+}

@@ -22,6 +22,9 @@
 #                   neither reads a database directory (not even $CHECKERS_EGDB or the default
 #                   one): the figures of a machine without them.
 #   BIN=PATH        use that binary instead of building one.
+#   SOLVE_ONLY=1    solve the boards (writing NAME.solved) and stop before verifying: the solving,
+#                   whose line can depend on the load, then runs with JOBS=1 on an idle machine,
+#                   and the same command without SOLVE_ONLY verifies (node-budgeted) with more jobs.
 #   SOLVE_ARGS      more options of the solver, e.g. "--eval puzzle" (the A/B baseline of the
 #                   evaluation that chooses unproven moves); give each setting its own DIR.
 set -euo pipefail
@@ -37,6 +40,7 @@ fi
 export bin=${BIN:-$PWD/target/release/checkers}
 export limit
 export solve_args=${SOLVE_ARGS:-}
+export solve_only=${SOLVE_ONLY:-0}
 export dir=${DIR:-${KEEP:-${TMPDIR:-/tmp}/checkers-bench-random-$seed-$limit${EGDB:+-egdb}}}
 mkdir -p "$dir"
 if [ -n "${EGDB:-}" ]; then
@@ -71,6 +75,7 @@ solve_one() {
         printf '%s\n%s\n' "$ms" "$(tail -1 "$dir/$name.solve.log")" >"$dir/$name.solved.tmp"
         mv "$dir/$name.solved.tmp" "$dir/$name.solved"
     fi
+    [ "$solve_only" = 1 ] && return 0
     ms=$(head -1 "$dir/$name.solved")
     summary=$(tail -1 "$dir/$name.solved")
     start=$(date +%s%N)
@@ -106,6 +111,11 @@ for name in "${names[@]}"; do
     printf '%s\0' "$dir/$name.txt"
 done | xargs -0 -P "$jobs" -I{} bash -c 'solve_one "$1"' _ {}
 wall=$(($(date +%s) - wall_start))
+if [ "$solve_only" = 1 ]; then
+    solved=$(find "$dir" -maxdepth 1 -name '*.solved' | wc -l)
+    echo "solved: $solved boards with a line in $dir ($wall s of wall time); run again without SOLVE_ONLY to verify them"
+    exit 0
+fi
 
 proven=0 optimal=0 refuted=0 undecided=0 errors=0 missing=0 solve_ms=0 verify_ms=0
 moves_all=0 moves_decided=0 unproven=0 unproven_decided=0

@@ -5,15 +5,17 @@ use std::time::Duration;
 
 use checkers::formats::board_text::parse_board;
 use checkers::search::solve::{solve, Solution, SolveOptions};
-use checkers::search::{Features, Limits, PuzzleSearcher, Score};
+use checkers::search::{Evaluator, Features, Limits, PuzzleSearcher, Score};
 
 /// Small budgets (the proof budget of `--time-limit 50 --nodes-per-second 20000 --nodes-per-move
-/// 2000`, with time to spare), so that most turns are guesses and a few late ones proofs.
+/// 2000`, with time to spare), so that most turns are guesses and a few late ones proofs. The
+/// unproven moves are the puzzle set's (`--eval puzzle`): the line below is that choice's.
 fn small(repair: bool) -> SolveOptions {
     SolveOptions {
         time_limit: Duration::from_secs(500),
         nodes_per_move: 2_000,
         nodes_per_second: 2_000,
+        evaluator: Evaluator::Puzzle,
         features: Features {
             repair,
             ..Features::default()

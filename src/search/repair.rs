@@ -5,7 +5,7 @@
 //! the game is over, the pass walks the unproven moves from the end backwards. Every move after
 //! the one checked is optimal (proven, forced, or checked before), so the game's end fixes the
 //! exact value of that move: a win or a loss in as many plies as the line has left. One bounded
-//! question of the proof search ([`bound_holds`](PuzzleSearcher::bound_holds)) asks whether its
+//! question of the proof search (`PuzzleSearcher::bound_holds`) asks whether its
 //! side could do better:
 //! - a win in `d`: is there a win within `d - 2`? If not, the move is optimal; if so, the
 //!   shorter wins are asked downwards until one fails, which makes the last that held exact;

@@ -7,7 +7,7 @@
 //! proof, the move it plays is a guess, which a stronger evaluation might make better: with the
 //! trained tables as the solver's evaluation (the default; `checkers --eval puzzle` plays the
 //! deepening's own move), they break the ties of the turn's own deepening. Its table, at its own depth, first names the moves that score
-//! within [`TIE_MARGIN`] of its best (so none of them loses within that depth); a second
+//! within `TIE_MARGIN` of its best (so none of them loses within that depth); a second
 //! deepening, with the trained tables at its horizon, over those moves only (the turn's move
 //! first, which keeps it on a tie), within what is left of the turn's node budget, chooses among
 //! them. What earlier turns established still holds the move (the guard of

@@ -25,6 +25,8 @@
 #   SOLVE_ONLY=1    solve the boards (writing NAME.solved) and stop before verifying: the solving,
 #                   whose line can depend on the load, then runs with JOBS=1 on an idle machine,
 #                   and the same command without SOLVE_ONLY verifies (node-budgeted) with more jobs.
+#   VERIFY_ONLY=1   verify only the boards already solved (beside a SOLVE_ONLY run, on the core
+#                   it leaves idle); boards without a line are passed over.
 #   SOLVE_ARGS      more options of the solver, e.g. "--eval puzzle" (the A/B baseline of the
 #                   evaluation that chooses unproven moves); give each setting its own DIR.
 set -euo pipefail
@@ -41,6 +43,7 @@ export bin=${BIN:-$PWD/target/release/checkers}
 export limit
 export solve_args=${SOLVE_ARGS:-}
 export solve_only=${SOLVE_ONLY:-0}
+export verify_only=${VERIFY_ONLY:-0}
 export dir=${DIR:-${KEEP:-${TMPDIR:-/tmp}/checkers-bench-random-$seed-$limit${EGDB:+-egdb}}}
 mkdir -p "$dir"
 if [ -n "${EGDB:-}" ]; then
@@ -66,6 +69,7 @@ solve_one() {
     name=$(basename "$board" .txt)
     [ -e "$dir/$name.result" ] && return 0
     if [ ! -e "$dir/$name.solved" ]; then
+        [ "$verify_only" = 1 ] && return 0
         start=$(date +%s%N)
         # shellcheck disable=SC2086
         "$bin" --inputfile "$board" --outputfile "$dir/$name.solution.txt" \

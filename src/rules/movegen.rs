@@ -151,6 +151,15 @@ pub fn legal_moves(pos: &Position) -> MoveList {
     list
 }
 
+/// [`legal_moves`] in their fixed order (`Move`'s `Ord`): the order in which the solver's
+/// searches try moves and choose among equals, whatever order generation gives.
+#[must_use]
+pub fn sorted_legal_moves(pos: &Position) -> MoveList {
+    let mut list = legal_moves(pos);
+    list.sort();
+    list
+}
+
 /// Number of legal moves (routes counted as `routes` says), without building a list when no
 /// jump exists: the bulk count at perft's last ply.
 #[must_use]

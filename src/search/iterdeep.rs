@@ -151,11 +151,10 @@ impl PuzzleSearcher {
         limits: Limits,
         known: Option<Score>,
     ) -> Option<PuzzleThought> {
-        let mut moves = movegen::legal_moves(pos);
+        let moves = movegen::sorted_legal_moves(pos);
         if moves.is_empty() {
             return None;
         }
-        moves.sort();
         if moves.len() == 1 {
             return Some(PuzzleThought::new(moves[0], None, 0, false));
         }

@@ -100,8 +100,7 @@ impl PuzzleSearcher {
         if budget == 0 {
             return;
         }
-        let mut moves = movegen::legal_moves(pos);
-        moves.sort();
+        let moves = movegen::sorted_legal_moves(pos);
         self.begin_turn(Some(budget));
         if let Some(m) = win {
             if thought.keeps_win.is_none_or(|k| k > m) {

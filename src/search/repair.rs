@@ -70,8 +70,7 @@ impl PuzzleSearcher {
         nodes: u64,
         deadline: Instant,
     ) -> Verdict {
-        let mut sorted = movegen::legal_moves(pos);
-        sorted.sort();
+        let sorted = movegen::sorted_legal_moves(pos);
         let Some(d) = value.plies_to_end() else {
             return Verdict::Undecided;
         };

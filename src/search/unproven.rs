@@ -57,8 +57,7 @@ impl PuzzleSearcher {
         let Some(score) = thought.score.filter(|s| s.plies_to_end().is_none()) else {
             return;
         };
-        let mut sorted = movegen::legal_moves(pos);
-        sorted.sort();
+        let sorted = movegen::sorted_legal_moves(pos);
         let start = self.stats.nodes;
         self.begin_turn(self.limits.nodes);
         let Some(mut ties) = self.moves_within(pos, &sorted, thought, score - Score(TIE_MARGIN))

@@ -91,7 +91,11 @@ pub const KEEP_KNOWN_OVERRUN: f64 = 1.25;
 /// replays), as a share of the game's proof budget: a second proof budget. The forward game
 /// leaves most of the limit unused on the boards the pass repairs (issue 23: random-9001-003
 /// and -016 used 15 to 19 s of 50), and the pass runs only when a line has unproven moves.
-pub const REPAIR_SHARE: f64 = 1.0;
+/// Twice the game's (measured 2026-11-26, docs/performance.md): at one share the replay after
+/// random-20261126-001's first replaced move spent all the pass's nodes, and the new line kept
+/// a move `verify` refutes; at two the pass confirms the new line's later moves, and the line it
+/// leaves is refuted nowhere (the shipped puzzles, all proven, and issue 23's boards unchanged).
+pub const REPAIR_SHARE: f64 = 2.0;
 
 /// How many plies beyond the bound its searches reached a game end may lie for a later turn's
 /// proof search to try for it: a proof search gains about 2 plies per fourfold budget, and a

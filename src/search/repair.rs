@@ -16,8 +16,13 @@
 //! An optimal move sends the pass one move back. A better one replaces the move, and the game is
 //! played again from it by the usual turns, with what the questions established (an exact value,
 //! or a win or a loss bound) as the knowledge the turns keep; the pass then starts again from the
-//! new line's end. A question the nodes or the deadline cut short ends the pass: earlier moves
-//! are further from the end, and harder. The pass spends the nodes of
+//! new line's end. A question the nodes or the deadline cut short leaves its move unchecked, and
+//! the value of the move before it is then no longer the line's: the pass asks the proof search
+//! for the exact value of the position after that move (`PuzzleSearcher::exact_value`, around
+//! the value the line gives it), and with it asks the move's question; when that proof fails too,
+//! it goes one move further back (the position of the stopped question itself is not asked
+//! again: its proof asks the same and more, with fewer nodes). [`MAX_FAILURES`] unchecked moves
+//! in a row end the pass. The pass spends the nodes of
 //! [`GameBudget::grant_repair`](super::budget::GameBudget::grant_repair), and only after a game
 //! won under the puzzle rules without the time limit cutting a turn short.
 
@@ -43,6 +48,23 @@ const QUESTION_SHARE: u64 = 2;
 /// Most questions the pass asks in one game: a bound on its work besides the nodes (every
 /// question costs at least one node per legal move).
 const MAX_QUESTIONS: usize = 10_000;
+
+/// Most moves in a row the pass leaves unchecked (a question or the proof of a move's value
+/// stopped by the limits) before it ends. Each failure leaves the next question at most half the
+/// nodes of the one before ([`QUESTION_SHARE`]), so after four the pass has a sixteenth left; not
+/// tuned further (random-20261126-001 and issue 23's boards: no proof after a failure succeeded).
+const MAX_FAILURES: usize = 4;
+
+/// The value of a position `plies` before one of value `value` (each seen from its own side to
+/// move) along optimal moves.
+fn value_before(value: Score, plies: usize) -> Score {
+    let value = value.from_node(plies);
+    if plies % 2 == 1 {
+        -value
+    } else {
+        value
+    }
+}
 
 /// What one question established about a move whose exact value is known.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -88,6 +110,48 @@ impl PuzzleSearcher {
         } else {
             self.longer_loss(pos, &sorted, others, d)
         }
+    }
+
+    /// The exact value of `pos` (a game end), asked around `line`, the value the game's line
+    /// gives it, with `first` (the line's move) tried first; `None` if the line's value does
+    /// not hold as a bound or the limits stop a question.
+    pub(super) fn exact_value(
+        &mut self,
+        pos: &Position,
+        first: Move,
+        line: Score,
+        nodes: u64,
+        deadline: Instant,
+    ) -> Option<Score> {
+        let mut n = line.plies_to_end()?;
+        let mut order: Vec<Move> = std::iter::once(first)
+            .chain(
+                movegen::sorted_legal_moves(pos)
+                    .into_iter()
+                    .filter(|&m| m != first),
+            )
+            .collect();
+        self.limits = Limits {
+            deadline: Some(deadline),
+            ..Limits::default()
+        };
+        self.begin_turn(Some(nodes));
+        // A win within `n`, or every move losing within `n`, then the same two plies sooner
+        // until it fails: the last that held is exact.
+        if !self.bound_holds(pos, &mut order, n)? {
+            return None;
+        }
+        while n >= 3 {
+            if !self.bound_holds(pos, &mut order, n - 2)? {
+                break;
+            }
+            n -= 2;
+        }
+        Some(if line.is_win() {
+            Score::won_at(n as usize)
+        } else {
+            Score::lost_at(n as usize)
+        })
     }
 
     /// The question for a move that wins in `d` plies.
@@ -205,8 +269,14 @@ impl Driver<'_> {
         }
         let granted = self.budget.grant_repair();
         let end = self.searcher.stats().wall_nodes().saturating_add(granted);
-        // The moves before `below` are the ones left to check.
+        // The moves before `below` are the ones left to check; `anchor`, when known, is a
+        // position at or after `below` with its exact value, every move between them optimal.
         let mut below = self.turns.len();
+        let mut anchor = Some((below, Score::lost_at(0)));
+        // The question at `undecided` (the last one the limits stopped) and how many moves in a
+        // row were left unchecked.
+        let mut undecided = None;
+        let mut failures = 0;
         for _ in 0..MAX_QUESTIONS {
             if !matches!(outcome, Outcome::Win { .. }) || self.time_limited || self.stop.is_set() {
                 break;
@@ -218,19 +288,34 @@ impl Driver<'_> {
                 break;
             };
             let left = end.saturating_sub(self.searcher.stats().wall_nodes());
-            if left == 0 {
+            if left == 0 || failures >= MAX_FAILURES {
                 break;
             }
-            // Every later move is optimal: the game's end is the move's exact value, a win
-            // for its side when that side made the last move.
-            let plies = self.turns.len() - ply;
-            let value = if plies % 2 == 1 {
-                Score::won_at(plies)
-            } else {
-                Score::lost_at(plies)
-            };
-            let pos = self.game.positions()[ply];
             let deadline = self.budget.soft_deadline();
+            // The exact value of the position after the move, from its own side: the anchor's
+            // when every move since is optimal, else a proof search's, asked around the value
+            // the line gives it.
+            let after = match anchor {
+                Some((at, value)) => Some(value_before(value, at - (ply + 1))),
+                // The position the stopped question was asked in: a proof of its value asks
+                // that question and more, with fewer nodes.
+                None if undecided == Some(ply + 1) => None,
+                None => {
+                    let line = value_before(Score::lost_at(0), self.turns.len() - (ply + 1));
+                    let pos = self.game.positions()[ply + 1];
+                    let first = self.turns[ply + 1].best;
+                    self.searcher
+                        .exact_value(&pos, first, line, left / QUESTION_SHARE, deadline)
+                }
+            };
+            let Some(after) = after else {
+                below = ply;
+                failures += 1;
+                continue;
+            };
+            let value = value_before(after, 1);
+            let left = end.saturating_sub(self.searcher.stats().wall_nodes());
+            let pos = self.game.positions()[ply];
             let verdict = self.searcher.improve(
                 &pos,
                 self.turns[ply].best,
@@ -239,14 +324,26 @@ impl Driver<'_> {
                 deadline,
             );
             match verdict {
-                Verdict::Optimal => below = ply,
-                Verdict::Undecided => break,
+                Verdict::Optimal => {
+                    below = ply;
+                    anchor = Some((ply, value));
+                    failures = 0;
+                }
+                Verdict::Undecided => {
+                    below = ply;
+                    anchor = None;
+                    undecided = Some(ply);
+                    failures += 1;
+                }
                 Verdict::Better(thought) => {
                     outcome = match self.replay_from(ply, thought) {
                         Some(forfeit) => forfeit,
                         None => self.play_out(),
                     };
                     below = self.turns.len();
+                    anchor = Some((below, Score::lost_at(0)));
+                    undecided = None;
+                    failures = 0;
                 }
             }
         }
@@ -282,5 +379,20 @@ impl Driver<'_> {
         }
         self.turns.push(thought);
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_before_alternate_sides_and_add_plies() {
+        // The side that moved last won: the position before its move is a win in 1.
+        assert_eq!(value_before(Score::lost_at(0), 1), Score::won_at(1));
+        assert_eq!(value_before(Score::lost_at(0), 2), Score::lost_at(2));
+        assert_eq!(value_before(Score::won_at(25), 1), Score::lost_at(26));
+        assert_eq!(value_before(Score::lost_at(26), 3), Score::won_at(29));
+        assert_eq!(value_before(Score::won_at(5), 0), Score::won_at(5));
     }
 }

@@ -21,7 +21,7 @@
 //! for the exact value of the position after that move (`PuzzleSearcher::exact_value`, around
 //! the value the line gives it), and with it asks the move's question; when that proof fails too,
 //! it goes one move further back (the position of the stopped question itself is not asked
-//! again: its proof asks the same and more, with fewer nodes). [`MAX_FAILURES`] unchecked moves
+//! again: its proof asks the same and more, with fewer nodes). `MAX_FAILURES` unchecked moves
 //! in a row end the pass. The pass spends the nodes of
 //! [`GameBudget::grant_repair`](super::budget::GameBudget::grant_repair), and only after a game
 //! won under the puzzle rules without the time limit cutting a turn short.

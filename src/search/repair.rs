@@ -36,6 +36,7 @@ use crate::rules::position::Position;
 use super::alphabeta::{Limits, PuzzleSearcher};
 use super::budget::PROOF_REACH_PLIES;
 use super::iterdeep::PuzzleThought;
+use super::proof::bound_at;
 use super::score::{Score, MAX_PLY};
 use super::solve::Driver;
 
@@ -147,11 +148,8 @@ impl PuzzleSearcher {
             }
             n -= 2;
         }
-        Some(if line.is_win() {
-            Score::won_at(n as usize)
-        } else {
-            Score::lost_at(n as usize)
-        })
+        // Stepping by two keeps the parity, so the bound of `n` is the line's kind of value.
+        Some(bound_at(n))
     }
 
     /// The question for a move that wins in `d` plies.
@@ -178,7 +176,7 @@ impl PuzzleSearcher {
                     best = order[0];
                     n -= 2;
                 }
-                Some(false) => return Verdict::Better(self.exact(pos, sorted, best, n, true)),
+                Some(false) => return Verdict::Better(self.exact(pos, sorted, best, n)),
                 None => {
                     // A win within `n`, perhaps not the shortest.
                     return Verdict::Better(PuzzleThought {
@@ -188,7 +186,7 @@ impl PuzzleSearcher {
                 }
             }
         }
-        Verdict::Better(self.exact(pos, sorted, best, n, true))
+        Verdict::Better(self.exact(pos, sorted, best, n))
     }
 
     /// The question for a move that loses in `d` plies.
@@ -210,9 +208,7 @@ impl PuzzleSearcher {
         let last = d.saturating_add(PROOF_REACH_PLIES).min(MAX_PLY as u32 - 2);
         while safe + 2 <= last {
             match self.bound_holds(pos, &mut order, safe + 2) {
-                Some(true) => {
-                    return Verdict::Better(self.exact(pos, sorted, best, safe + 2, false))
-                }
+                Some(true) => return Verdict::Better(self.exact(pos, sorted, best, safe + 2)),
                 Some(false) => {
                     best = order[0];
                     safe += 2;
@@ -229,21 +225,11 @@ impl PuzzleSearcher {
         })
     }
 
-    /// The thought for `best`, which wins (`win`) or loses in exactly `n` plies: the canonical
-    /// move of that value when the nodes left confirm it (proven), else `best`.
-    fn exact(
-        &mut self,
-        pos: &Position,
-        sorted: &[Move],
-        best: Move,
-        n: u32,
-        win: bool,
-    ) -> PuzzleThought {
-        let score = if win {
-            Score::won_at(n as usize)
-        } else {
-            Score::lost_at(n as usize)
-        };
+    /// The thought for `best`, which wins (`n` odd) or loses (`n` even) in exactly `n` plies:
+    /// the canonical move of that value when the nodes left confirm it (proven), else `best`.
+    fn exact(&mut self, pos: &Position, sorted: &[Move], best: Move, n: u32) -> PuzzleThought {
+        let score = bound_at(n);
+        let win = score.is_win();
         let canonical = self.first_move_reaching(pos, sorted, score, n);
         PuzzleThought {
             no_end_within: n - 1,

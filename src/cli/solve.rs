@@ -162,7 +162,8 @@ pub struct EngineArgs {
     /// Measurement baseline: no backward pass over a won game's unproven moves.
     ///
     /// The line is the one the turns played, without the check of its unproven moves from the
-    /// end backwards (and the replay from a move proven suboptimal).
+    /// end backwards (and the replay from a move proven suboptimal), and without the search for
+    /// the win of a side that looked clearly ahead in a game drawn by repetition.
     #[arg(long = "no-repair")]
     pub no_repair: bool,
 

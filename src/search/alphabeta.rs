@@ -48,7 +48,8 @@ pub struct Features {
     /// every covered node (see [`endgame`](super::endgame)).
     pub endgame_db: bool,
     /// Once a won game is over, check its unproven moves from the end backwards and play the
-    /// game again from one proven suboptimal (see [`repair`](super::repair)).
+    /// game again from one proven suboptimal; once a game drawn by repetition is over, look for
+    /// the win of a side that looked clearly ahead (see [`repair`](super::repair)).
     pub repair: bool,
 }
 

@@ -1,4 +1,5 @@
-//! The backward pass over a won game's unproven moves (issue 23).
+//! The backward pass over a won game's unproven moves (issue 23), and the search for the win a
+//! game drawn by repetition gave away.
 //!
 //! A turn that could not prove its move plays a guess, and a later turn often proves the game's
 //! end: the line's tail is then exact, and the guess before it can be checked against it. Once
@@ -25,6 +26,12 @@
 //! in a row end the pass. The pass spends the nodes of
 //! [`GameBudget::grant_repair`](super::budget::GameBudget::grant_repair), and only after a game
 //! won under the puzzle rules without the time limit cutting a turn short.
+//!
+//! A game drawn by repetition where a side looked clearly ahead goes first through
+//! `Driver::rescue_draw`: from the first unproven move on, each distinct position whose mover
+//! looked a man and a half ahead is asked for that side's win a few plies beyond what its turn
+//! reached. The first win found is played, the game is played again from it, and the won game
+//! then goes through the backward pass above, with the same nodes.
 
 use std::time::Instant;
 
@@ -34,9 +41,9 @@ use crate::rules::moves::Move;
 use crate::rules::position::Position;
 
 use super::alphabeta::{Limits, PuzzleSearcher};
-use super::budget::PROOF_REACH_PLIES;
+use super::budget::{expected_winner, PROOF_REACH_PLIES};
 use super::iterdeep::PuzzleThought;
-use super::proof::bound_at;
+use super::proof::{bound_at, Proof};
 use super::score::{Score, MAX_PLY};
 use super::solve::Driver;
 
@@ -152,6 +159,40 @@ impl PuzzleSearcher {
         Some(bound_at(n))
     }
 
+    /// Whether the side to move in `pos`, known not to win within `none_within` plies, wins
+    /// within [`PROOF_REACH_PLIES`] more, with `first` tried first: `Some(Some(thought))` for
+    /// the shortest such win (exact: the shorter ones were asked first and failed), `Some(None)`
+    /// when there is none within them, `None` when the limits stopped the questions.
+    pub(super) fn find_win(
+        &mut self,
+        pos: &Position,
+        first: Move,
+        none_within: u32,
+        nodes: u64,
+        deadline: Instant,
+    ) -> Option<Option<PuzzleThought>> {
+        let sorted = movegen::sorted_legal_moves(pos);
+        let mut order: Vec<Move> = std::iter::once(first)
+            .chain(sorted.iter().copied().filter(|&m| m != first))
+            .collect();
+        self.limits = Limits {
+            deadline: Some(deadline),
+            ..Limits::default()
+        };
+        self.begin_turn(Some(nodes));
+        let last = none_within
+            .saturating_add(PROOF_REACH_PLIES)
+            .min(MAX_PLY as u32 - 2);
+        match self.prove(pos, &mut order, none_within + 1, last, Some(true)) {
+            Proof::Exact(score) => {
+                let n = score.plies_to_end()?;
+                Some(Some(self.exact(pos, &sorted, order[0], n)))
+            }
+            Proof::NoEndWithin(n) if n >= last => Some(None),
+            Proof::NoEndWithin(_) => None,
+        }
+    }
+
     /// The question for a move that wins in `d` plies.
     fn shorter_win(
         &mut self,
@@ -255,6 +296,11 @@ impl Driver<'_> {
         }
         let granted = self.budget.grant_repair();
         let end = self.searcher.stats().wall_nodes().saturating_add(granted);
+        if matches!(outcome, Outcome::Repetition) {
+            if let Some(won) = self.rescue_draw(end) {
+                outcome = won;
+            }
+        }
         // The moves before `below` are the ones left to check; `anchor`, when known, is a
         // position at or after `below` with its exact value, every move between them optimal.
         let mut below = self.turns.len();
@@ -334,6 +380,60 @@ impl Driver<'_> {
             }
         }
         outcome
+    }
+
+    /// A game drawn by repetition where a side looked clearly ahead: from the first move on, each
+    /// distinct position whose mover's search scored it [`PROOF_GUESS_MARGIN`] ahead without a
+    /// proof is asked for that side's win within [`PROOF_REACH_PLIES`] beyond the bound its turn
+    /// reached (`PuzzleSearcher::find_win`). The first win found replaces the move, and the game
+    /// is played again from it (the outcome of the new line; the backward pass then checks it as
+    /// any won game). `None` when no win was found within the nodes up to `end` or
+    /// `MAX_FAILURES` questions stopped by the limits. (Issue 23's random-20261126-050: black,
+    /// five men ahead, had a win in 21 and drew by repetition; no later turn of black's asked for
+    /// its win. Asked from the end backwards, the first win found was a late one, and the line
+    /// kept ten refuted moves before it; asked from the first move, black's win in 21 is found
+    /// at once and the line is optimal.)
+    ///
+    /// [`PROOF_GUESS_MARGIN`]: super::budget::PROOF_GUESS_MARGIN
+    fn rescue_draw(&mut self, end: u64) -> Option<Outcome> {
+        let mut asked: Vec<Position> = Vec::new();
+        let mut failures = 0;
+        for ply in 0..self.turns.len() {
+            if failures >= MAX_FAILURES || self.stop.is_set() {
+                return None;
+            }
+            let turn = self.turns[ply];
+            if turn.proven || expected_winner(turn.score) != Some(true) {
+                continue;
+            }
+            let pos = self.game.positions()[ply];
+            if asked.contains(&pos) {
+                continue;
+            }
+            asked.push(pos);
+            let left = end.saturating_sub(self.searcher.stats().wall_nodes());
+            if left == 0 {
+                return None;
+            }
+            let deadline = self.budget.soft_deadline();
+            match self.searcher.find_win(
+                &pos,
+                turn.best,
+                turn.no_end_within,
+                left / QUESTION_SHARE,
+                deadline,
+            ) {
+                Some(Some(thought)) => {
+                    return Some(match self.replay_from(ply, thought) {
+                        Some(forfeit) => forfeit,
+                        None => self.play_out(),
+                    });
+                }
+                Some(None) => {}
+                None => failures += 1,
+            }
+        }
+        None
     }
 
     /// Takes the game back to before move `ply`, plays `thought`'s move instead, and sets what

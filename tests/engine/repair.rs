@@ -57,3 +57,19 @@ fn a_late_unproven_move_proven_suboptimal_is_replaced() {
     assert_eq!(after.moves() - mistake, 12);
     assert!(!after.unproven.iter().any(|u| u.number == mistake + 1));
 }
+
+#[test]
+#[ignore = "25 s of two idle cores (a whole default game and its backward pass); run with --ignored"]
+fn a_won_looking_draw_is_played_again_from_the_first_win_found() {
+    // random-20261126-050 (seed 20261126 of `bench --random`, issue 23's benchmark): black, five
+    // men ahead, has a win in 21 after red's forced capture, and the game's turns drew it by
+    // repetition. Asked from the first of black's unproven moves, the win is found, and the game
+    // played again from it is the optimal line, a win for black in 22 plies (`verify --max-seconds
+    // 300`: every move keeps the exact value).
+    let board = std::fs::read("tests/data/repair/random-20261126-050.txt").expect("board");
+    let pos = parse_board(&board).expect("board");
+    let solution = solve(pos, &SolveOptions::default());
+    assert!(!solution.time_limited);
+    assert!(black_wins(&solution));
+    assert_eq!(solution.moves(), 22);
+}

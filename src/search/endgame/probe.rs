@@ -18,8 +18,12 @@ use super::pieces::{Material, Pieces};
 use super::store::Store;
 use super::MAX_GROUP;
 
-/// Decoded bytes kept by default (64 MiB: a thousand blocks).
-pub const CACHE_BYTES: usize = 64 << 20;
+/// Decoded bytes kept (1 GiB: sixteen thousand blocks of 64 KiB). A solver's look-ups are
+/// spread over the classes its captures lead to: at 64 MiB most of them read and decoded their
+/// block (about 0.3 ms), and random-20261126-001 with the six-piece databases searched 1.7 M
+/// nodes in 17 s; at 1 GiB, 15.0 M (docs/performance.md). The memory is taken only as blocks
+/// are read.
+pub const CACHE_BYTES: usize = 1 << 30;
 
 /// Group sizes run from 0 to [`MAX_GROUP`]: a class's code is its four sizes in this base.
 const BASE: usize = MAX_GROUP + 1;

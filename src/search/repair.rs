@@ -379,6 +379,11 @@ impl Driver<'_> {
                 }
             }
         }
+        // A question the soft deadline stopped before its nodes did leaves a line that depends
+        // on the machine's speed.
+        if self.budget.out_of_time() {
+            self.time_limited = true;
+        }
         outcome
     }
 

@@ -75,7 +75,8 @@ pub struct Solution {
     /// Whether every searched move was proven optimal (so the line is optimal): a win, or a draw
     /// whose every searched move the endgame databases proved to keep the draw.
     pub proven: bool,
-    /// Whether the time limit cut a turn short (the output may then vary between runs).
+    /// Whether the time limit cut a turn short, or the soft deadline passed during a turn or
+    /// the backward pass (the output may then vary between runs).
     pub time_limited: bool,
     /// Search counters.
     pub stats: SearchStats,
@@ -232,8 +233,15 @@ impl Driver<'_> {
                     win_within: self.win_within[side],
                     safe_within: self.safe_within[side],
                 };
-                self.searcher
-                    .think_known(&pos, self.max_depth, limits, known)
+                let thought = self
+                    .searcher
+                    .think_known(&pos, self.max_depth, limits, known);
+                // The soft deadline may have stopped one of the turn's searches before its
+                // nodes did: the move then depends on the machine's speed.
+                if self.budget.out_of_time() {
+                    self.time_limited = true;
+                }
+                thought
             };
             let Some(thought) = thought else {
                 // `outcome()` saw a legal move; `think` agrees by construction.

@@ -172,7 +172,7 @@ def solve(
     depth: Optional[int] = None,
     draw_rule: bool = False,
     egdb: Union[str, os.PathLike[str], None] = None,
-    eval: str = "puzzle",
+    eval: str = "trained",
 ) -> Solution:
     """Solves a puzzle as the command line does: red wins in the fewest moves, black resists as
     long as possible, and the whole game is played to its end.

@@ -498,16 +498,16 @@ fn seconds(value: f64, name: &str) -> PyResult<Duration> {
 /// (``--time-limit``, seconds for the whole game), ``nodes_per_move``, ``tt_mb``, ``depth``,
 /// ``draw_rule`` (also end the game after 50 moves of each side without capture or crowning)
 /// ``egdb``, the directory of endgame databases (default: ``$CHECKERS_EGDB``, else the cache
-/// directory, when it exists, as the command line does), and ``eval`` (``--eval``: ``"puzzle"``,
-/// the default, or ``"trained"``, which chooses the moves the solver cannot prove with the
-/// trained tables).
+/// directory, when it exists, as the command line does), and ``eval`` (``--eval``: ``"trained"``,
+/// the default, which chooses the moves the solver cannot prove with the trained tables, or
+/// ``"puzzle"``, the deepening's own move).
 /// The same puzzle and options give the command line's bytes: ``solve(text).text()``.
 ///
 /// The search runs without the GIL; Ctrl-C stops it within a second and raises
 /// ``KeyboardInterrupt``.
 #[pyfunction]
 #[pyo3(name = "solve", signature = (puzzle, time_limit = 50.0, *, nodes_per_move = 100_000, tt_mb = 64,
-                    depth = None, draw_rule = false, egdb = None, eval = "puzzle"))]
+                    depth = None, draw_rule = false, egdb = None, eval = "trained"))]
 #[allow(clippy::too_many_arguments)]
 fn py_solve(
     py: Python<'_>,

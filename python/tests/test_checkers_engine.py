@@ -182,6 +182,18 @@ def test_p03_is_a_proven_red_win_in_seven():
     assert '[Result "1-0"]' in solution.text("pdn") or "1-0" in solution.text("pdn")
 
 
+def test_solve_defaults_are_the_command_lines():
+    # `checkers --inputfile` chooses unproven moves with the trained tables unless told
+    # `--eval puzzle`, and grows its table to 64 MiB (`--tt-mb`).
+    import inspect
+
+    parameters = inspect.signature(ce.solve).parameters
+    assert parameters["eval"].default == "trained"
+    assert parameters["tt_mb"].default == 64
+    assert parameters["time_limit"].default == 50.0
+    assert parameters["nodes_per_move"].default == 100_000
+
+
 def test_the_evaluation_of_unproven_moves_leaves_a_proven_line_alone():
     puzzle = read("puzzles/p03.txt")
     assert ce.solve(puzzle, eval="trained").text() == ce.solve(puzzle).text()

@@ -91,7 +91,8 @@ pub struct EngineArgs {
     /// Largest transposition table, in MiB.
     ///
     /// The table starts at 512 KiB and grows as the search needs it (one table per game).
-    #[arg(long = "tt-mb", value_name = "MIB", default_value_t = 64,
+    #[arg(long = "tt-mb", value_name = "MIB",
+          default_value_t = checkers::search::solve::DEFAULT_TT_MEGABYTES as u32,
           value_parser = clap::value_parser!(u32).range(1..=16384))]
     pub tt_mb: u32,
 

@@ -16,6 +16,12 @@ use crate::search::{
     Evaluator, Features, Known, PuzzleSearcher, PuzzleThought, Score, SearchStats, Stop,
 };
 
+/// Largest transposition table a solve may grow, in MiB (`--tt-mb`, the Python package's
+/// `tt_mb`). The table starts at 512 KiB and grows as the search fills it. 1 GiB was tried
+/// (issue 23, docs/experiments.md): fewer refuted lines on the boards it was tried on, but
+/// about 15% fewer nodes a second, nearer the soft deadline.
+pub const DEFAULT_TT_MEGABYTES: usize = 64;
+
 /// How to play a puzzle.
 #[derive(Clone, Debug)]
 pub struct SolveOptions {
@@ -50,7 +56,7 @@ pub struct SolveOptions {
 impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {
-            tt_megabytes: 64,
+            tt_megabytes: DEFAULT_TT_MEGABYTES,
             max_depth: None,
             time_limit: Duration::from_secs(50),
             nodes_per_move: DEFAULT_NODES_PER_MOVE,

@@ -11,7 +11,7 @@ use crate::rules::position::Position;
 use super::alphabeta::{Features, Limits, PuzzleSearcher};
 use super::budget::{self, BuildCaps};
 use super::endgame::{BuildError, REACH_PIECES};
-use super::proof::Proof;
+use super::proof::{first_then_rest, Proof};
 use super::split::{SplitProof, SPLIT_THREADS};
 
 use super::score::{Score, MAX_PLY};
@@ -247,10 +247,7 @@ impl PuzzleSearcher {
         budget: u64,
         max_depth: u32,
     ) -> Option<PuzzleThought> {
-        let mut order = moves.to_vec();
-        if let Some(p) = order.iter().position(|&m| m == thought.best) {
-            order[..=p].rotate_right(1);
-        }
+        let mut order = first_then_rest(moves, thought.best);
         let from = thought.depth + 1;
         let expect = budget::expected_winner(thought.score);
         // A board that looks decisive gets the whole budget; one that looks level (a draw, most

@@ -36,6 +36,17 @@ pub fn bound_at(n: u32) -> Score {
     }
 }
 
+/// `sorted` (the legal moves in canonical order) with `first` moved to the front, the others
+/// keeping their order: the order a proof asks its moves in when a move is expected to be best.
+/// `sorted` as it is when `first` is not among them.
+pub(super) fn first_then_rest(sorted: &[Move], first: Move) -> Vec<Move> {
+    let mut order = sorted.to_vec();
+    if let Some(p) = order.iter().position(|&mv| mv == first) {
+        order[..=p].rotate_right(1);
+    }
+    order
+}
+
 impl PuzzleSearcher {
     /// Asks the bounds `from`, `from + 1`, ... up to `max_depth` plies for `pos`, whose value is
     /// known to be no game end within `from - 1` plies, until one holds or the turn's limits stop
@@ -134,10 +145,7 @@ impl PuzzleSearcher {
         m: u32,
         exact: bool,
     ) {
-        let mut order = sorted.to_vec();
-        if let Some(p) = order.iter().position(|&mv| mv == thought.best) {
-            order[..=p].rotate_right(1);
-        }
+        let mut order = first_then_rest(sorted, thought.best);
         let from = if exact { m } else { thought.no_end_within + 1 };
         let value = match self.prove(pos, &mut order, from, m, Some(true)) {
             Proof::Exact(value) => value,

@@ -43,7 +43,7 @@ use crate::rules::position::Position;
 use super::alphabeta::{Limits, PuzzleSearcher};
 use super::budget::{expected_winner, PROOF_REACH_PLIES};
 use super::iterdeep::PuzzleThought;
-use super::proof::{bound_at, Proof};
+use super::proof::{bound_at, first_then_rest, Proof};
 use super::score::{Score, MAX_PLY};
 use super::solve::Driver;
 
@@ -108,16 +108,21 @@ impl PuzzleSearcher {
         if others.is_empty() {
             return Verdict::Optimal;
         }
-        self.limits = Limits {
-            deadline: Some(deadline),
-            ..Limits::default()
-        };
-        self.begin_turn(Some(nodes));
+        self.begin_question(nodes, deadline);
         if value.is_win() {
             self.shorter_win(pos, &sorted, others, d)
         } else {
             self.longer_loss(pos, &sorted, others, d)
         }
+    }
+
+    /// Starts a question of the pass: at most `nodes` nodes, and nothing past `deadline`.
+    fn begin_question(&mut self, nodes: u64, deadline: Instant) {
+        self.limits = Limits {
+            deadline: Some(deadline),
+            ..Limits::default()
+        };
+        self.begin_turn(Some(nodes));
     }
 
     /// The exact value of `pos` (a game end), asked around `line`, the value the game's line
@@ -132,18 +137,8 @@ impl PuzzleSearcher {
         deadline: Instant,
     ) -> Option<Score> {
         let mut n = line.plies_to_end()?;
-        let mut order: Vec<Move> = std::iter::once(first)
-            .chain(
-                movegen::sorted_legal_moves(pos)
-                    .into_iter()
-                    .filter(|&m| m != first),
-            )
-            .collect();
-        self.limits = Limits {
-            deadline: Some(deadline),
-            ..Limits::default()
-        };
-        self.begin_turn(Some(nodes));
+        let mut order = first_then_rest(&movegen::sorted_legal_moves(pos), first);
+        self.begin_question(nodes, deadline);
         // A win within `n`, or every move losing within `n`, then the same two plies sooner
         // until it fails: the last that held is exact.
         if !self.bound_holds(pos, &mut order, n)? {
@@ -172,14 +167,8 @@ impl PuzzleSearcher {
         deadline: Instant,
     ) -> Option<Option<PuzzleThought>> {
         let sorted = movegen::sorted_legal_moves(pos);
-        let mut order: Vec<Move> = std::iter::once(first)
-            .chain(sorted.iter().copied().filter(|&m| m != first))
-            .collect();
-        self.limits = Limits {
-            deadline: Some(deadline),
-            ..Limits::default()
-        };
-        self.begin_turn(Some(nodes));
+        let mut order = first_then_rest(&sorted, first);
+        self.begin_question(nodes, deadline);
         let last = none_within
             .saturating_add(PROOF_REACH_PLIES)
             .min(MAX_PLY as u32 - 2);
@@ -368,10 +357,7 @@ impl Driver<'_> {
                     failures += 1;
                 }
                 Verdict::Better(thought) => {
-                    outcome = match self.replay_from(ply, thought) {
-                        Some(forfeit) => forfeit,
-                        None => self.play_out(),
-                    };
+                    outcome = self.play_again_from(ply, thought);
                     below = self.turns.len();
                     anchor = Some((below, Score::lost_at(0)));
                     undecided = None;
@@ -428,17 +414,21 @@ impl Driver<'_> {
                 left / QUESTION_SHARE,
                 deadline,
             ) {
-                Some(Some(thought)) => {
-                    return Some(match self.replay_from(ply, thought) {
-                        Some(forfeit) => forfeit,
-                        None => self.play_out(),
-                    });
-                }
+                Some(Some(thought)) => return Some(self.play_again_from(ply, thought)),
                 Some(None) => {}
                 None => failures += 1,
             }
         }
         None
+    }
+
+    /// The game played again from move `ply` with `thought`'s move instead, to its end: its
+    /// outcome.
+    fn play_again_from(&mut self, ply: usize, thought: PuzzleThought) -> Outcome {
+        match self.replay_from(ply, thought) {
+            Some(forfeit) => forfeit,
+            None => self.play_out(),
+        }
     }
 
     /// Takes the game back to before move `ply`, plays `thought`'s move instead, and sets what

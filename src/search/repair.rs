@@ -5,25 +5,34 @@
 //! end: the line's tail is then exact, and the guess before it can be checked against it. Once
 //! the game is over, the pass walks the unproven moves from the end backwards. Every move after
 //! the one checked is optimal (proven, forced, or checked before), so the game's end fixes the
-//! exact value of that move: a win or a loss in as many plies as the line has left. One bounded
-//! question of the proof search (`PuzzleSearcher::bound_holds`) asks whether its
-//! side could do better:
-//! - a win in `d`: is there a win within `d - 2`? If not, the move is optimal; if so, the
-//!   shorter wins are asked downwards until one fails, which makes the last that held exact;
+//! exact value of that move: a win or a loss in as many plies as the line has left. A bounded
+//! question of the proof search asks whether its side could do better:
+//! - a win in `d`: is there a win within `d - 2`? The other moves' win bounds are asked upwards
+//!   from what the move's turn proved (`PuzzleSearcher::prove`), so the first that holds is the
+//!   shortest win and costs its own bound only; if none holds up to `d - 2`, the move is optimal;
 //! - a loss in `d`: does every move lose within `d`? If so, the move is optimal; if not, the
 //!   longer losses are asked upwards until one holds (exact: the move refuting the bound before
 //!   it loses there), at most [`PROOF_REACH_PLIES`] further.
+//!
+//! A question first has half its nodes on one thread (the expected moves first); one that leaves
+//! the move undecided is asked again of the other moves one at a time on both threads
+//! (`PuzzleSearcher::split_bounds`, whose result does not depend on the threads' timing), with as
+//! many nodes again on each.
 //!
 //! An optimal move sends the pass one move back. A better one replaces the move, and the game is
 //! played again from it by the usual turns, with what the questions established (an exact value,
 //! or a win or a loss bound) as the knowledge the turns keep; the pass then starts again from the
 //! new line's end. A question the nodes or the deadline cut short leaves its move unchecked, and
-//! the value of the move before it is then no longer the line's: the pass asks the proof search
-//! for the exact value of the position after that move (`PuzzleSearcher::exact_value`, around
-//! the value the line gives it), and with it asks the move's question; when that proof fails too,
-//! it goes one move further back (the position of the stopped question itself is not asked
-//! again: its proof asks the same and more, with fewer nodes). `MAX_FAILURES` unchecked moves
-//! in a row end the pass. The pass spends the nodes of
+//! the value of the move before it is then no longer the line's. For a move of the side that won
+//! the line, the pass then asks at once for its shortest win within the line's, over all its
+//! moves (`PuzzleSearcher::find_win`): a win found is exact and replaces the move (issue 23's
+//! random-1126-009: black's win in 21 at its first move, where the line took 23 and an undecided
+//! question lay between). For the other side's move, it asks the proof search for the exact value
+//! of the position after that move (`PuzzleSearcher::exact_value`, bounds asked upwards to the
+//! value the line gives it), and with it asks the move's question; when that proof fails too,
+//! it goes one move further back (the position of a stopped question is not asked again: its
+//! proof asks the same and more, with fewer nodes). `MAX_FAILURES` unchecked moves in a row end
+//! the pass. The pass spends the nodes of
 //! [`GameBudget::grant_repair`](super::budget::GameBudget::grant_repair), and only after a game
 //! won under the puzzle rules without the time limit cutting a turn short.
 //!
@@ -46,6 +55,7 @@ use super::iterdeep::PuzzleThought;
 use super::proof::{bound_at, first_then_rest, Proof};
 use super::score::{Score, MAX_PLY};
 use super::solve::Driver;
+use super::split::{SplitProof, SPLIT_THREADS};
 
 /// A question (with the shorter wins or longer losses asked after it) may spend up to one in this
 /// many of the pass's nodes left, so that a question that settles a move leaves nodes to play the
@@ -89,14 +99,16 @@ pub(super) enum Verdict {
 
 impl PuzzleSearcher {
     /// Whether the side to move in `pos` can do better than `value`, the exact value (a game
-    /// end) of the move `played`, within `nodes` and `deadline`. The questions leave `played`
-    /// out: its value is known, and proving it again (that it loses within the bound, above
-    /// all) would cost as much as the rest.
+    /// end) of the move `played`, within `nodes` and `deadline`; `none_within`: plies within
+    /// which the game is known not to end from `pos` (what its turn proved). The questions
+    /// leave `played` out: its value is known, and proving it again (that it loses within the
+    /// bound, above all) would cost as much as the rest.
     pub(super) fn improve(
         &mut self,
         pos: &Position,
         played: Move,
         value: Score,
+        none_within: u32,
         nodes: u64,
         deadline: Instant,
     ) -> Verdict {
@@ -105,14 +117,80 @@ impl PuzzleSearcher {
             return Verdict::Undecided;
         };
         let others: Vec<Move> = sorted.iter().copied().filter(|&m| m != played).collect();
-        if others.is_empty() {
+        if others.is_empty() || (value.is_win() && d < 3) {
             return Verdict::Optimal;
         }
-        self.begin_question(nodes, deadline);
-        if value.is_win() {
-            self.shorter_win(pos, &sorted, others, d)
+        // One thread first, with half the nodes: a better move, when there is one, is most
+        // often found at once with the expected moves first.
+        self.begin_question(nodes / 2, deadline);
+        let (verdict, reached) = if value.is_win() {
+            self.shorter_win(pos, &sorted, others.clone(), d, none_within)
         } else {
-            self.longer_loss(pos, &sorted, others, d)
+            (
+                self.longer_loss(pos, &sorted, others.clone(), d),
+                none_within,
+            )
+        };
+        if verdict != Verdict::Undecided {
+            return verdict;
+        }
+        // The same question split over the other moves, on both threads, for as long again.
+        self.begin_question(nodes / 2, deadline);
+        let budget = nodes / 2 * SPLIT_THREADS as u64;
+        self.split_question(pos, &others, value.is_win(), d, reached, budget)
+    }
+
+    /// The question of [`improve`](Self::improve) for a move that wins in `d` plies (`win`) or
+    /// loses in `d`, asked of the `others` moves one at a time on both threads
+    /// ([`split_bounds`](Self::split_bounds)) within `budget` nodes in all; `reached`: plies
+    /// within which none of them is known to win.
+    fn split_question(
+        &mut self,
+        pos: &Position,
+        others: &[Move],
+        win: bool,
+        d: u32,
+        reached: u32,
+        budget: u64,
+    ) -> Verdict {
+        if win {
+            // A win within `d - 2`: the shortest, exact when the split settles it.
+            let (proof, bounds) =
+                self.split_bounds(pos, others, reached, d - 2, Some(true), budget);
+            if let SplitProof::Exact(score, best) = proof {
+                if let Some(w) = score.plies_to_end().filter(|_| score.is_win()) {
+                    return Verdict::Better(PuzzleThought {
+                        no_end_within: w - 1,
+                        keeps_win: Some(w),
+                        safe_within: w,
+                        ..PuzzleThought::new(best, Some(score), w, true)
+                    });
+                }
+            }
+            if let Some((w, best)) = bounds.win {
+                return Verdict::Better(PuzzleThought {
+                    keeps_win: Some(w),
+                    ..PuzzleThought::new(best, Some(Score::won_at(w as usize)), w, false)
+                });
+            }
+            if bounds.no_win >= d - 2 {
+                return Verdict::Optimal;
+            }
+            return Verdict::Undecided;
+        }
+        // Every other move losing within `d` makes the move played optimal.
+        let (proof, bounds) = self.split_bounds(pos, others, 0, d, Some(false), budget);
+        if let SplitProof::Exact(score, _) = proof {
+            if !score.is_win() {
+                return Verdict::Optimal;
+            }
+        }
+        match bounds.survivor {
+            Some((safe, best)) if safe >= d => Verdict::Better(PuzzleThought {
+                safe_within: safe,
+                ..PuzzleThought::new(best, Some(Score::ZERO), safe, false)
+            }),
+            _ => Verdict::Undecided,
         }
     }
 
@@ -125,53 +203,46 @@ impl PuzzleSearcher {
         self.begin_turn(Some(nodes));
     }
 
-    /// The exact value of `pos` (a game end), asked around `line`, the value the game's line
-    /// gives it, with `first` (the line's move) tried first; `None` if the line's value does
-    /// not hold as a bound or the limits stop a question.
+    /// The exact value of `pos` (a game end) when it lies within `line`, the value the game's
+    /// line gives it, with `first` (the line's move) tried first; `none_within`: plies within
+    /// which the game is known not to end. `None` if it lies beyond the line's or the limits
+    /// stop a question. The bounds of the line's kind are asked upwards, so the first that
+    /// holds is exact, and a value much shorter than the line's costs its own bound only.
     pub(super) fn exact_value(
         &mut self,
         pos: &Position,
         first: Move,
         line: Score,
+        none_within: u32,
         nodes: u64,
         deadline: Instant,
     ) -> Option<Score> {
-        let mut n = line.plies_to_end()?;
+        let n = line.plies_to_end()?;
         let mut order = first_then_rest(&movegen::sorted_legal_moves(pos), first);
         self.begin_question(nodes, deadline);
-        // A win within `n`, or every move losing within `n`, then the same two plies sooner
-        // until it fails: the last that held is exact.
-        if !self.bound_holds(pos, &mut order, n)? {
-            return None;
+        match self.prove(pos, &mut order, none_within + 1, n, Some(line.is_win())) {
+            Proof::Exact(score) => Some(score),
+            Proof::NoEndWithin(_) => None,
         }
-        while n >= 3 {
-            if !self.bound_holds(pos, &mut order, n - 2)? {
-                break;
-            }
-            n -= 2;
-        }
-        // Stepping by two keeps the parity, so the bound of `n` is the line's kind of value.
-        Some(bound_at(n))
     }
 
     /// Whether the side to move in `pos`, known not to win within `none_within` plies, wins
-    /// within [`PROOF_REACH_PLIES`] more, with `first` tried first: `Some(Some(thought))` for
-    /// the shortest such win (exact: the shorter ones were asked first and failed), `Some(None)`
-    /// when there is none within them, `None` when the limits stopped the questions.
+    /// within `last`, with `first` tried first: `Some(Some(thought))` for the shortest such win
+    /// (exact: the shorter ones were asked first and failed), `Some(None)` when there is none
+    /// within them, `None` when the limits stopped the questions.
     pub(super) fn find_win(
         &mut self,
         pos: &Position,
         first: Move,
         none_within: u32,
+        last: u32,
         nodes: u64,
         deadline: Instant,
     ) -> Option<Option<PuzzleThought>> {
         let sorted = movegen::sorted_legal_moves(pos);
         let mut order = first_then_rest(&sorted, first);
         self.begin_question(nodes, deadline);
-        let last = none_within
-            .saturating_add(PROOF_REACH_PLIES)
-            .min(MAX_PLY as u32 - 2);
+        let last = last.min(MAX_PLY as u32 - 2);
         match self.prove(pos, &mut order, none_within + 1, last, Some(true)) {
             Proof::Exact(score) => {
                 let n = score.plies_to_end()?;
@@ -182,41 +253,27 @@ impl PuzzleSearcher {
         }
     }
 
-    /// The question for a move that wins in `d` plies.
+    /// The question for a move that wins in `d` plies (at least 3), known not to win within
+    /// `none_within`: the win bounds of the other moves `order` asked upwards to `d - 2`, so
+    /// that the first that holds is the shortest win (a short win is found at the cost of its
+    /// own bound, not of the deepest one). With the plies within which the other moves are
+    /// known not to win.
     fn shorter_win(
         &mut self,
         pos: &Position,
         sorted: &[Move],
         mut order: Vec<Move>,
         d: u32,
-    ) -> Verdict {
-        if d < 3 {
-            return Verdict::Optimal;
-        }
-        let mut n = d - 2;
-        match self.bound_holds(pos, &mut order, n) {
-            None => return Verdict::Undecided,
-            Some(false) => return Verdict::Optimal,
-            Some(true) => {}
-        }
-        let mut best = order[0];
-        while n >= 3 {
-            match self.bound_holds(pos, &mut order, n - 2) {
-                Some(true) => {
-                    best = order[0];
-                    n -= 2;
-                }
-                Some(false) => return Verdict::Better(self.exact(pos, sorted, best, n)),
-                None => {
-                    // A win within `n`, perhaps not the shortest.
-                    return Verdict::Better(PuzzleThought {
-                        keeps_win: Some(n),
-                        ..PuzzleThought::new(best, Some(Score::won_at(n as usize)), n, false)
-                    });
-                }
+        none_within: u32,
+    ) -> (Verdict, u32) {
+        match self.prove(pos, &mut order, none_within + 1, d - 2, Some(true)) {
+            Proof::Exact(score) => {
+                let w = score.plies_to_end().unwrap_or(d - 2);
+                (Verdict::Better(self.exact(pos, sorted, order[0], w)), w - 1)
             }
+            Proof::NoEndWithin(n) if n >= d - 2 => (Verdict::Optimal, n),
+            Proof::NoEndWithin(n) => (Verdict::Undecided, n.max(none_within)),
         }
-        Verdict::Better(self.exact(pos, sorted, best, n))
     }
 
     /// The question for a move that loses in `d` plies.
@@ -313,6 +370,38 @@ impl Driver<'_> {
                 break;
             }
             let deadline = self.budget.soft_deadline();
+            // No anchor, and the side to move won the line: its shortest win within the line's,
+            // asked at once, needs no value of the position after (the line's shows only that
+            // the mover wins there, however its opponent played since).
+            let line = value_before(Score::lost_at(0), self.turns.len() - ply);
+            if let (None, Some(d)) = (anchor, line.plies_to_end().filter(|_| line.is_win())) {
+                let pos = self.game.positions()[ply];
+                let turn = self.turns[ply];
+                let win = self.searcher.find_win(
+                    &pos,
+                    turn.best,
+                    turn.no_end_within,
+                    d.saturating_sub(2),
+                    left / QUESTION_SHARE,
+                    deadline,
+                );
+                if let Some(Some(thought)) = win {
+                    outcome = self.play_again_from(ply, thought);
+                    below = self.turns.len();
+                    anchor = Some((below, Score::lost_at(0)));
+                    undecided = None;
+                    failures = 0;
+                    continue;
+                }
+                // No shorter win, or the limits stopped the question: the move stays unchecked
+                // (and a stopped question's position is not asked again below).
+                if win.is_none() {
+                    undecided = Some(ply);
+                }
+                below = ply;
+                failures += 1;
+                continue;
+            }
             // The exact value of the position after the move, from its own side: the anchor's
             // when every move since is optimal, else a proof search's, asked around the value
             // the line gives it.
@@ -324,9 +413,15 @@ impl Driver<'_> {
                 None => {
                     let line = value_before(Score::lost_at(0), self.turns.len() - (ply + 1));
                     let pos = self.game.positions()[ply + 1];
-                    let first = self.turns[ply + 1].best;
-                    self.searcher
-                        .exact_value(&pos, first, line, left / QUESTION_SHARE, deadline)
+                    let turn = self.turns[ply + 1];
+                    self.searcher.exact_value(
+                        &pos,
+                        turn.best,
+                        line,
+                        turn.no_end_within,
+                        left / QUESTION_SHARE,
+                        deadline,
+                    )
                 }
             };
             let Some(after) = after else {
@@ -341,6 +436,7 @@ impl Driver<'_> {
                 &pos,
                 self.turns[ply].best,
                 value,
+                self.turns[ply].no_end_within,
                 left / QUESTION_SHARE,
                 deadline,
             );
@@ -411,6 +507,7 @@ impl Driver<'_> {
                 &pos,
                 turn.best,
                 turn.no_end_within,
+                turn.no_end_within.saturating_add(PROOF_REACH_PLIES),
                 left / QUESTION_SHARE,
                 deadline,
             ) {

@@ -124,6 +124,22 @@ impl PuzzleSearcher {
         expect: Option<bool>,
         budget: u64,
     ) -> SplitProof {
+        self.split_bounds(pos, sorted, reached, max_depth, expect, budget)
+            .0
+    }
+
+    /// [`prove_split`](Self::prove_split), with what its moves established when it settles
+    /// nothing: the bounds a question of the backward pass (`repair`) asks of the moves other
+    /// than the one played.
+    pub(super) fn split_bounds(
+        &mut self,
+        pos: &Position,
+        sorted: &[Move],
+        reached: u32,
+        max_depth: u32,
+        expect: Option<bool>,
+        budget: u64,
+    ) -> (SplitProof, MoveBounds) {
         let warm = self.tt.bytes().saturating_mul(sorted.len()) <= SPLIT_TT_BYTES;
         let mut branches: Vec<Branch> = sorted
             .iter()
@@ -188,7 +204,56 @@ impl PuzzleSearcher {
         let nodes: u64 = branches.iter().map(|b| b.searcher.stats.nodes).sum();
         self.stats.nodes += nodes;
         self.stats.split_nodes += nodes;
-        result
+        (result, MoveBounds::of(&branches))
+    }
+}
+
+/// What the moves of a split established, each on its own (a question of the backward pass
+/// needs them when the root's value is not settled).
+pub(super) struct MoveBounds {
+    /// No move wins within this many plies.
+    pub no_win: u32,
+    /// The shortest win found and its move (the first in canonical order), exact for that move.
+    pub win: Option<(u32, Move)>,
+    /// The move proven not to lose within the most plies (the first in canonical order), and
+    /// those plies; `None` when every move's loss is exact or nothing is known.
+    pub survivor: Option<(u32, Move)>,
+}
+
+impl MoveBounds {
+    fn of(branches: &[Branch]) -> MoveBounds {
+        let no_win = branches
+            .iter()
+            .map(|b| match b.exact {
+                Some(v) if v.is_win() => v.plies_to_end().unwrap_or(0).saturating_sub(1),
+                Some(_) => u32::MAX,
+                None => b.no_win,
+            })
+            .min()
+            .unwrap_or(u32::MAX);
+        let win = branches
+            .iter()
+            .filter_map(|b| {
+                let v = b.exact.filter(|v| v.is_win())?;
+                Some((v.plies_to_end()?, b.mv))
+            })
+            .fold(None, |best: Option<(u32, Move)>, (w, mv)| match best {
+                Some((bw, _)) if bw <= w => best,
+                _ => Some((w, mv)),
+            });
+        let survivor = branches
+            .iter()
+            .filter(|b| b.exact.is_none() && b.no_loss > 0)
+            .map(|b| (b.no_loss, b.mv))
+            .fold(None, |best: Option<(u32, Move)>, (n, mv)| match best {
+                Some((bn, _)) if bn >= n => best,
+                _ => Some((n, mv)),
+            });
+        MoveBounds {
+            no_win,
+            win,
+            survivor,
+        }
     }
 }
 

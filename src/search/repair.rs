@@ -120,70 +120,35 @@ impl PuzzleSearcher {
         if others.is_empty() || (value.is_win() && d < 3) {
             return Verdict::Optimal;
         }
+        if value.is_win() {
+            return match self.shortest_win(
+                pos,
+                &sorted,
+                others,
+                none_within,
+                d - 2,
+                nodes,
+                deadline,
+            ) {
+                Some(Some(thought)) => Verdict::Better(thought),
+                Some(None) => Verdict::Optimal,
+                None => Verdict::Undecided,
+            };
+        }
         // One thread first, with half the nodes: a better move, when there is one, is most
         // often found at once with the expected moves first.
         self.begin_question(nodes / 2, deadline);
-        let (verdict, reached) = if value.is_win() {
-            self.shorter_win(pos, &sorted, others.clone(), d, none_within)
-        } else {
-            (
-                self.longer_loss(pos, &sorted, others.clone(), d),
-                none_within,
-            )
-        };
+        let verdict = self.longer_loss(pos, &sorted, others.clone(), d);
         if verdict != Verdict::Undecided {
             return verdict;
         }
-        // The same question split over the other moves, on both threads, for as long again.
+        // The same question split over the other moves, on both threads, for as long again:
+        // every other move losing within `d` makes the move played optimal.
         self.begin_question(nodes / 2, deadline);
         let budget = nodes / 2 * SPLIT_THREADS as u64;
-        self.split_question(pos, &others, value.is_win(), d, reached, budget)
-    }
-
-    /// The question of [`improve`](Self::improve) for a move that wins in `d` plies (`win`) or
-    /// loses in `d`, asked of the `others` moves one at a time on both threads
-    /// ([`split_bounds`](Self::split_bounds)) within `budget` nodes in all; `reached`: plies
-    /// within which none of them is known to win.
-    fn split_question(
-        &mut self,
-        pos: &Position,
-        others: &[Move],
-        win: bool,
-        d: u32,
-        reached: u32,
-        budget: u64,
-    ) -> Verdict {
-        if win {
-            // A win within `d - 2`: the shortest, exact when the split settles it.
-            let (proof, bounds) =
-                self.split_bounds(pos, others, reached, d - 2, Some(true), budget);
-            if let SplitProof::Exact(score, best) = proof {
-                if let Some(w) = score.plies_to_end().filter(|_| score.is_win()) {
-                    return Verdict::Better(PuzzleThought {
-                        no_end_within: w - 1,
-                        keeps_win: Some(w),
-                        safe_within: w,
-                        ..PuzzleThought::new(best, Some(score), w, true)
-                    });
-                }
-            }
-            if let Some((w, best)) = bounds.win {
-                return Verdict::Better(PuzzleThought {
-                    keeps_win: Some(w),
-                    ..PuzzleThought::new(best, Some(Score::won_at(w as usize)), w, false)
-                });
-            }
-            if bounds.no_win >= d - 2 {
-                return Verdict::Optimal;
-            }
-            return Verdict::Undecided;
-        }
-        // Every other move losing within `d` makes the move played optimal.
-        let (proof, bounds) = self.split_bounds(pos, others, 0, d, Some(false), budget);
-        if let SplitProof::Exact(score, _) = proof {
-            if !score.is_win() {
-                return Verdict::Optimal;
-            }
+        let (proof, bounds) = self.split_bounds(pos, &others, 0, d, Some(false), budget);
+        if matches!(proof, SplitProof::Exact(score, _) if !score.is_win()) {
+            return Verdict::Optimal;
         }
         match bounds.survivor {
             Some((safe, best)) if safe >= d => Verdict::Better(PuzzleThought {
@@ -192,6 +157,64 @@ impl PuzzleSearcher {
             }),
             _ => Verdict::Undecided,
         }
+    }
+
+    /// The shortest win within `last` plies of the side to move in `pos` among the moves
+    /// `order` (the most promising first), known not to win within `none_within`, within
+    /// `nodes` and `deadline`: `Some(Some(thought))` for that win (exact, and proven when its
+    /// canonical move is confirmed), `Some(None)` when none of them wins within `last`, `None`
+    /// when the limits stopped the questions. The win bounds are asked upwards, so that the first
+    /// that holds is the shortest win, found at the cost of its own bound rather than the
+    /// deepest one: first on one thread with half the nodes, then, when that is not enough,
+    /// split over the moves on both threads ([`split_bounds`](Self::split_bounds)) with as
+    /// many again on each.
+    #[allow(clippy::too_many_arguments)]
+    fn shortest_win(
+        &mut self,
+        pos: &Position,
+        sorted: &[Move],
+        mut order: Vec<Move>,
+        none_within: u32,
+        last: u32,
+        nodes: u64,
+        deadline: Instant,
+    ) -> Option<Option<PuzzleThought>> {
+        let last = last.min(MAX_PLY as u32 - 2);
+        self.begin_question(nodes / 2, deadline);
+        let reached = match self.prove(pos, &mut order, none_within + 1, last, Some(true)) {
+            Proof::Exact(score) => {
+                let w = score.plies_to_end()?;
+                return Some(Some(self.exact(pos, sorted, order[0], w)));
+            }
+            Proof::NoEndWithin(n) if n >= last => return Some(None),
+            Proof::NoEndWithin(n) => n.max(none_within),
+        };
+        self.begin_question(nodes / 2, deadline);
+        let budget = nodes / 2 * SPLIT_THREADS as u64;
+        // In canonical order, so that the split's win is the canonical move of its value.
+        let moves: Vec<Move> = sorted
+            .iter()
+            .copied()
+            .filter(|m| order.contains(m))
+            .collect();
+        let (proof, bounds) = self.split_bounds(pos, &moves, reached, last, Some(true), budget);
+        if let SplitProof::Exact(score, best) = proof {
+            let w = score.plies_to_end().filter(|_| score.is_win())?;
+            return Some(Some(PuzzleThought {
+                no_end_within: w - 1,
+                keeps_win: Some(w),
+                safe_within: w,
+                ..PuzzleThought::new(best, Some(score), w, true)
+            }));
+        }
+        if let Some((w, best)) = bounds.win {
+            // A win within `w`, perhaps not the shortest.
+            return Some(Some(PuzzleThought {
+                keeps_win: Some(w),
+                ..PuzzleThought::new(best, Some(Score::won_at(w as usize)), w, false)
+            }));
+        }
+        (bounds.no_win >= last).then_some(None)
     }
 
     /// Starts a question of the pass: at most `nodes` nodes, and nothing past `deadline`.
@@ -227,9 +250,8 @@ impl PuzzleSearcher {
     }
 
     /// Whether the side to move in `pos`, known not to win within `none_within` plies, wins
-    /// within `last`, with `first` tried first: `Some(Some(thought))` for the shortest such win
-    /// (exact: the shorter ones were asked first and failed), `Some(None)` when there is none
-    /// within them, `None` when the limits stopped the questions.
+    /// within `last`, with `first` tried first: [`shortest_win`](Self::shortest_win) over all
+    /// its moves.
     pub(super) fn find_win(
         &mut self,
         pos: &Position,
@@ -240,40 +262,8 @@ impl PuzzleSearcher {
         deadline: Instant,
     ) -> Option<Option<PuzzleThought>> {
         let sorted = movegen::sorted_legal_moves(pos);
-        let mut order = first_then_rest(&sorted, first);
-        self.begin_question(nodes, deadline);
-        let last = last.min(MAX_PLY as u32 - 2);
-        match self.prove(pos, &mut order, none_within + 1, last, Some(true)) {
-            Proof::Exact(score) => {
-                let n = score.plies_to_end()?;
-                Some(Some(self.exact(pos, &sorted, order[0], n)))
-            }
-            Proof::NoEndWithin(n) if n >= last => Some(None),
-            Proof::NoEndWithin(_) => None,
-        }
-    }
-
-    /// The question for a move that wins in `d` plies (at least 3), known not to win within
-    /// `none_within`: the win bounds of the other moves `order` asked upwards to `d - 2`, so
-    /// that the first that holds is the shortest win (a short win is found at the cost of its
-    /// own bound, not of the deepest one). With the plies within which the other moves are
-    /// known not to win.
-    fn shorter_win(
-        &mut self,
-        pos: &Position,
-        sorted: &[Move],
-        mut order: Vec<Move>,
-        d: u32,
-        none_within: u32,
-    ) -> (Verdict, u32) {
-        match self.prove(pos, &mut order, none_within + 1, d - 2, Some(true)) {
-            Proof::Exact(score) => {
-                let w = score.plies_to_end().unwrap_or(d - 2);
-                (Verdict::Better(self.exact(pos, sorted, order[0], w)), w - 1)
-            }
-            Proof::NoEndWithin(n) if n >= d - 2 => (Verdict::Optimal, n),
-            Proof::NoEndWithin(n) => (Verdict::Undecided, n.max(none_within)),
-        }
+        let order = first_then_rest(&sorted, first);
+        self.shortest_win(pos, &sorted, order, none_within, last, nodes, deadline)
     }
 
     /// The question for a move that loses in `d` plies.

@@ -10,6 +10,11 @@
 //! the earlier rounds established, so the whole result is the same whatever the threads' speed.
 //! The root's value follows from its moves': a win in `w` once one move wins in exactly `w` and
 //! none within `w - 2`; a loss once every move's loss is exact (the longest is the value).
+//!
+//! The backward pass's questions (`repair`: a shorter win than the move played, a longer loss)
+//! go the same way when one thread could not settle them, asked of the moves other than the one
+//! played; they read what each move established (`MoveBounds`) when the root's value is not
+//! settled.
 
 use rayon::prelude::*;
 

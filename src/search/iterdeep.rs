@@ -272,14 +272,10 @@ impl PuzzleSearcher {
                 // split over the moves, on both threads, for half as long again.
                 expect?;
                 let nodes = (budget / 2).saturating_mul(SPLIT_THREADS as u64);
-                return match self.prove_split(
-                    pos,
-                    moves,
-                    thought.no_end_within,
-                    max_depth,
-                    expect,
-                    nodes,
-                ) {
+                return match self
+                    .prove_split(pos, moves, thought.no_end_within, max_depth, expect, nodes)
+                    .0
+                {
                     SplitProof::Exact(score, best) => {
                         let plies = score.plies_to_end().unwrap_or(0);
                         Some(PuzzleThought {

@@ -16,7 +16,7 @@
 //!
 //! A question first has half its nodes on one thread (the expected moves first); one that leaves
 //! the move undecided is asked again of the other moves one at a time on both threads
-//! (`PuzzleSearcher::split_bounds`, whose result does not depend on the threads' timing), with as
+//! (`PuzzleSearcher::prove_split`, whose result does not depend on the threads' timing), with as
 //! many nodes again on each.
 //!
 //! An optimal move sends the pass one move back. A better one replaces the move, and the game is
@@ -146,7 +146,7 @@ impl PuzzleSearcher {
         // every other move losing within `d` makes the move played optimal.
         self.begin_question(nodes / 2, deadline);
         let budget = nodes / 2 * SPLIT_THREADS as u64;
-        let (proof, bounds) = self.split_bounds(pos, &others, 0, d, Some(false), budget);
+        let (proof, bounds) = self.prove_split(pos, &others, 0, d, Some(false), budget);
         if matches!(proof, SplitProof::Exact(score, _) if !score.is_win()) {
             return Verdict::Optimal;
         }
@@ -166,7 +166,7 @@ impl PuzzleSearcher {
     /// when the limits stopped the questions. The win bounds are asked upwards, so that the first
     /// that holds is the shortest win, found at the cost of its own bound rather than the
     /// deepest one. With `split`, one thread asks them with half the nodes, and when that is not
-    /// enough they are split over the moves on both threads ([`split_bounds`](Self::split_bounds))
+    /// enough they are split over the moves on both threads ([`prove_split`](Self::prove_split))
     /// with as many again on each; without it, one thread has all the nodes. (The split pays
     /// for the questions that must refute every move; a win is found sooner by one thread with
     /// the expected moves first: random-1126-009's win in 21 at black's first move, asked at
@@ -202,7 +202,7 @@ impl PuzzleSearcher {
             .copied()
             .filter(|m| order.contains(m))
             .collect();
-        let (proof, bounds) = self.split_bounds(pos, &moves, reached, last, Some(true), budget);
+        let (proof, bounds) = self.prove_split(pos, &moves, reached, last, Some(true), budget);
         if let SplitProof::Exact(score, best) = proof {
             let w = score.plies_to_end().filter(|_| score.is_win())?;
             return Some(Some(PuzzleThought {

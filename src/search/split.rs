@@ -98,6 +98,24 @@ impl Branch {
         }
     }
 
+    /// Plies within which the move is known not to win (`u32::MAX` for an exact loss).
+    fn wins_not_within(&self) -> u32 {
+        match self.exact {
+            Some(v) if v.is_win() => v.plies_to_end().unwrap_or(0).saturating_sub(1),
+            Some(_) => u32::MAX,
+            None => self.no_win,
+        }
+    }
+
+    /// Plies within which the move is known not to lose (`u32::MAX` for an exact win).
+    fn loses_not_within(&self) -> u32 {
+        match self.exact {
+            Some(v) if !v.is_win() => v.plies_to_end().unwrap_or(0).saturating_sub(1),
+            Some(_) => u32::MAX,
+            None => self.no_loss,
+        }
+    }
+
     /// Whether the move is known not to win within `n` plies.
     fn no_win_within(&self, n: u32) -> bool {
         match self.exact {
@@ -119,24 +137,9 @@ impl PuzzleSearcher {
     /// The split proof of `pos` over its moves `sorted` (canonical order), known to have no
     /// game end within `reached` plies, within `budget` nodes in all, asking bounds up to
     /// `max_depth`: wins only when `expect` is `Some(true)`, losses only when `Some(false)`.
-    /// The nodes are added to this searcher's count.
+    /// The nodes are added to this searcher's count. With what the moves established, which a
+    /// question of the backward pass (`repair`) reads when the root's value is not settled.
     pub(super) fn prove_split(
-        &mut self,
-        pos: &Position,
-        sorted: &[Move],
-        reached: u32,
-        max_depth: u32,
-        expect: Option<bool>,
-        budget: u64,
-    ) -> SplitProof {
-        self.split_bounds(pos, sorted, reached, max_depth, expect, budget)
-            .0
-    }
-
-    /// [`prove_split`](Self::prove_split), with what its moves established when it settles
-    /// nothing: the bounds a question of the backward pass (`repair`) asks of the moves other
-    /// than the one played.
-    pub(super) fn split_bounds(
         &mut self,
         pos: &Position,
         sorted: &[Move],
@@ -229,11 +232,7 @@ impl MoveBounds {
     fn of(branches: &[Branch]) -> MoveBounds {
         let no_win = branches
             .iter()
-            .map(|b| match b.exact {
-                Some(v) if v.is_win() => v.plies_to_end().unwrap_or(0).saturating_sub(1),
-                Some(_) => u32::MAX,
-                None => b.no_win,
-            })
+            .map(Branch::wins_not_within)
             .min()
             .unwrap_or(u32::MAX);
         let win = branches
@@ -316,20 +315,12 @@ fn settle(branches: &mut [Branch], max_depth: u32, expect: Option<bool>) -> Opti
 fn root_no_end(branches: &[Branch]) -> u32 {
     let no_win = branches
         .iter()
-        .map(|b| match b.exact {
-            Some(v) if v.is_win() => v.plies_to_end().unwrap_or(0).saturating_sub(1),
-            Some(_) => u32::MAX,
-            None => b.no_win,
-        })
+        .map(Branch::wins_not_within)
         .min()
         .unwrap_or(0);
     let no_loss = branches
         .iter()
-        .map(|b| match b.exact {
-            Some(v) if !v.is_win() => v.plies_to_end().unwrap_or(0).saturating_sub(1),
-            Some(_) => u32::MAX,
-            None => b.no_loss,
-        })
+        .map(Branch::loses_not_within)
         .max()
         .unwrap_or(0);
     no_win.min(no_loss)

@@ -84,6 +84,29 @@ fn value_before(value: Score, plies: usize) -> Score {
     }
 }
 
+/// The thought for `best`, which wins (`n` odd) or loses (`n` even) in exactly `n` plies;
+/// `proven` when it is the canonical move of that value.
+fn exact_thought(best: Move, n: u32, proven: bool) -> PuzzleThought {
+    let score = bound_at(n);
+    let win = score.is_win();
+    PuzzleThought {
+        no_end_within: n - 1,
+        keeps_win: win.then_some(n),
+        safe_within: if win { n } else { n - 1 },
+        ..PuzzleThought::new(best, Some(score), n, proven)
+    }
+}
+
+/// The thought for `best`, known only not to lose within `safe` plies. Not a value: a draw's
+/// score keeps it from reading as a game end, and the move is not proven, so it never makes the
+/// line a proven draw.
+fn survivor_thought(best: Move, safe: u32) -> PuzzleThought {
+    PuzzleThought {
+        safe_within: safe,
+        ..PuzzleThought::new(best, Some(Score::ZERO), safe, false)
+    }
+}
+
 /// What one question established about a move whose exact value is known.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Verdict {
@@ -127,7 +150,8 @@ impl PuzzleSearcher {
                 others,
                 none_within,
                 d - 2,
-                (nodes, true),
+                nodes,
+                true,
                 deadline,
             ) {
                 Some(Some(thought)) => Verdict::Better(thought),
@@ -151,10 +175,7 @@ impl PuzzleSearcher {
             return Verdict::Optimal;
         }
         match bounds.survivor {
-            Some((safe, best)) if safe >= d => Verdict::Better(PuzzleThought {
-                safe_within: safe,
-                ..PuzzleThought::new(best, Some(Score::ZERO), safe, false)
-            }),
+            Some((safe, best)) if safe >= d => Verdict::Better(survivor_thought(best, safe)),
             _ => Verdict::Undecided,
         }
     }
@@ -180,7 +201,8 @@ impl PuzzleSearcher {
         mut order: Vec<Move>,
         none_within: u32,
         last: u32,
-        (nodes, split): (u64, bool),
+        nodes: u64,
+        split: bool,
         deadline: Instant,
     ) -> Option<Option<PuzzleThought>> {
         let last = last.min(MAX_PLY as u32 - 2);
@@ -204,13 +226,10 @@ impl PuzzleSearcher {
             .collect();
         let (proof, bounds) = self.prove_split(pos, &moves, reached, last, Some(true), budget);
         if let SplitProof::Exact(score, best) = proof {
+            // The split's move is the canonical one of its value (its moves are in canonical
+            // order).
             let w = score.plies_to_end().filter(|_| score.is_win())?;
-            return Some(Some(PuzzleThought {
-                no_end_within: w - 1,
-                keeps_win: Some(w),
-                safe_within: w,
-                ..PuzzleThought::new(best, Some(score), w, true)
-            }));
+            return Some(Some(exact_thought(best, w, true)));
         }
         if let Some((w, best)) = bounds.win {
             // A win within `w`, perhaps not the shortest.
@@ -274,7 +293,8 @@ impl PuzzleSearcher {
             order,
             none_within,
             last,
-            (nodes, false),
+            nodes,
+            false,
             deadline,
         )
     }
@@ -306,32 +326,15 @@ impl PuzzleSearcher {
                 None => break,
             }
         }
-        // Not a value: the move is known only not to lose within `safe` plies (a draw's score
-        // keeps it from reading as a game end; the move is not proven, so it never makes the
-        // line a proven draw).
-        Verdict::Better(PuzzleThought {
-            safe_within: safe,
-            ..PuzzleThought::new(best, Some(Score::ZERO), safe, false)
-        })
+        // The move is known only not to lose within `safe` plies.
+        Verdict::Better(survivor_thought(best, safe))
     }
 
     /// The thought for `best`, which wins (`n` odd) or loses (`n` even) in exactly `n` plies:
     /// the canonical move of that value when the nodes left confirm it (proven), else `best`.
     fn exact(&mut self, pos: &Position, sorted: &[Move], best: Move, n: u32) -> PuzzleThought {
-        let score = bound_at(n);
-        let win = score.is_win();
-        let canonical = self.first_move_reaching(pos, sorted, score, n);
-        PuzzleThought {
-            no_end_within: n - 1,
-            keeps_win: win.then_some(n),
-            safe_within: if win { n } else { n - 1 },
-            ..PuzzleThought::new(
-                canonical.unwrap_or(best),
-                Some(score),
-                n,
-                canonical.is_some(),
-            )
-        }
+        let canonical = self.first_move_reaching(pos, sorted, bound_at(n), n);
+        exact_thought(canonical.unwrap_or(best), n, canonical.is_some())
     }
 }
 

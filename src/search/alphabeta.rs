@@ -115,20 +115,6 @@ pub struct PuzzleSearcher {
     pub(super) chooser: Evaluator,
 }
 
-/// Whether a table entry from a shallower search than the node's still cuts it off: a game end
-/// it proved holds at any depth. A lower bound that is a win is a forced win within that many
-/// plies (no horizon value reaches a win's score), and an upper bound that is a loss means every
-/// move was proven to lose within that many. The other side of each (an exact win as an upper
-/// bound, an exact loss as a lower one) is not proven beyond the shallower search's horizon: a
-/// shorter win or a quicker loss may lie past it.
-fn proven_cut(bound: Bound, s: Score, alpha: Score, beta: Score) -> bool {
-    match bound {
-        Bound::Lower => s.is_win() && s >= beta,
-        Bound::Upper => s.is_loss() && s <= alpha,
-        Bound::Exact => (s.is_win() && s >= beta) || (s.is_loss() && s <= alpha),
-    }
-}
-
 /// Least remaining depth at which children are looked up in the table before searching
 /// (enhanced transposition cutoffs).
 const ETC_DEPTH: i32 = 3;
@@ -280,18 +266,16 @@ impl PuzzleSearcher {
             None
         };
         if let Some(e) = tt_entry {
-            let s = e.score.from_node(ply);
-            let cut = if i32::from(e.depth) >= depth {
-                match e.bound {
+            if i32::from(e.depth) >= depth {
+                let s = e.score.from_node(ply);
+                let cut = match e.bound {
                     Bound::Exact => true,
                     Bound::Lower => s >= beta,
                     Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
                 }
-            } else {
-                proven_cut(e.bound, s, alpha, beta)
-            };
-            if cut {
-                return s;
             }
         }
 
@@ -302,10 +286,8 @@ impl PuzzleSearcher {
             for &mv in moves.iter() {
                 let child = pos.play(mv);
                 if let Some(e) = self.tt.probe(child.hash()) {
-                    let child_score = e.score.from_node(ply + 1);
-                    let deep = i32::from(e.depth) >= depth - 1 || child_score.is_loss();
-                    if deep && e.bound != Bound::Lower {
-                        let s = -child_score;
+                    if i32::from(e.depth) >= depth - 1 && e.bound != Bound::Lower {
+                        let s = -e.score.from_node(ply + 1);
                         if s >= beta {
                             return s;
                         }
@@ -380,33 +362,5 @@ impl PuzzleSearcher {
             },
         );
         best
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_shallower_entry_cuts_only_on_a_proven_game_end() {
-        let (alpha, beta) = (Score::won_at(20), Score::won_at(20) + Score(1));
-        // A win within 9 plies, found by any search, beats a window asking for one within 20.
-        assert!(proven_cut(Bound::Lower, Score::won_at(9), alpha, beta));
-        assert!(proven_cut(Bound::Exact, Score::won_at(9), alpha, beta));
-        // An upper bound that is a win says nothing past its horizon.
-        assert!(!proven_cut(Bound::Upper, Score::won_at(9), alpha, beta));
-        // A heuristic value never cuts a deeper search.
-        assert!(!proven_cut(
-            Bound::Lower,
-            Score(300),
-            Score(100),
-            Score(101)
-        ));
-        // Every move lost within 8 plies: below a window about losing within 20.
-        let (alpha, beta) = (Score::lost_at(20) - Score(1), Score::lost_at(20));
-        assert!(proven_cut(Bound::Upper, Score::lost_at(8), alpha, beta));
-        assert!(proven_cut(Bound::Exact, Score::lost_at(8), alpha, beta));
-        // A lower bound that is a loss (a quicker loss may lie past its horizon) does not.
-        assert!(!proven_cut(Bound::Lower, Score::lost_at(30), alpha, beta));
     }
 }

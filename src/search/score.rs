@@ -50,12 +50,6 @@ impl Score {
         self.0 >= END_BOUND
     }
 
-    /// Whether the score is a forced loss for the side to move.
-    #[must_use]
-    pub const fn is_loss(self) -> bool {
-        self.0 <= -END_BOUND
-    }
-
     /// For a game-end score seen from the root, the plies from the root to the end of the game.
     #[must_use]
     pub const fn plies_to_end(self) -> Option<u32> {

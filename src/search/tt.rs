@@ -9,6 +9,8 @@
 //! faulting in pages all over a large table: on the official puzzles the first touch of each page
 //! of a 64 MiB table cost more than the search itself.
 
+use std::ops::{Deref, DerefMut};
+
 use super::score::Score;
 
 /// What a stored score says about the true value.
@@ -46,7 +48,7 @@ const INITIAL_BUCKETS: usize = 1 << 14;
 #[derive(Clone, Debug)]
 pub struct TranspositionTable {
     /// Two words per entry, two entries per bucket: [key0, data0, key1, data1].
-    words: Vec<u64>,
+    words: Words,
     mask: usize,
     /// The size the table may grow to, in buckets.
     max_buckets: usize,
@@ -55,6 +57,76 @@ pub struct TranspositionTable {
     generation: u8,
     probes: u64,
     hits: u64,
+}
+
+/// Tables from this size on are mapped memory that the kernel is asked to back with huge pages.
+const HUGE_PAGE_BYTES: usize = 2 << 20;
+
+/// The table's words. A probe of a large table is a cache miss and, with the usual 4 KiB pages,
+/// a TLB miss too; tables of [`HUGE_PAGE_BYTES`] or more are therefore an anonymous mapping
+/// advised to use transparent huge pages (Linux; where the advice or the mapping is refused,
+/// the same words on the heap). Either way the contents are the same, so are the searches.
+enum Words {
+    Mapped(memmap2::MmapMut),
+    Heap(Vec<u64>),
+}
+
+impl Words {
+    /// `len` zeroed words, or `None` when the memory cannot be had.
+    fn zeroed(len: usize) -> Option<Words> {
+        let bytes = len.checked_mul(8)?;
+        if bytes >= HUGE_PAGE_BYTES {
+            if let Ok(map) = memmap2::MmapMut::map_anon(bytes) {
+                // A mapping is page-aligned, so it is a slice of words; checked all the same.
+                if bytemuck::try_cast_slice::<u8, u64>(&map).is_ok() {
+                    #[cfg(target_os = "linux")]
+                    let _ = map.advise(memmap2::Advice::HugePage);
+                    return Some(Words::Mapped(map));
+                }
+            }
+        }
+        let mut heap = Vec::new();
+        heap.try_reserve_exact(len).ok()?;
+        heap.resize(len, 0);
+        Some(Words::Heap(heap))
+    }
+}
+
+impl Deref for Words {
+    type Target = [u64];
+    fn deref(&self) -> &[u64] {
+        match self {
+            Words::Mapped(map) => bytemuck::cast_slice(map),
+            Words::Heap(heap) => heap,
+        }
+    }
+}
+
+impl DerefMut for Words {
+    fn deref_mut(&mut self) -> &mut [u64] {
+        match self {
+            Words::Mapped(map) => bytemuck::cast_slice_mut(map),
+            Words::Heap(heap) => heap,
+        }
+    }
+}
+
+impl Clone for Words {
+    fn clone(&self) -> Words {
+        match Words::zeroed(self.len()) {
+            Some(mut words) => {
+                words.copy_from_slice(self);
+                words
+            }
+            None => Words::Heap(self.to_vec()),
+        }
+    }
+}
+
+impl std::fmt::Debug for Words {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} words", self.len())
+    }
 }
 
 impl Entry {
@@ -101,7 +173,8 @@ impl TranspositionTable {
         let max_buckets = 1usize << (usize::BITS - 1 - (bytes / BUCKET_BYTES).leading_zeros());
         let buckets = max_buckets.min(INITIAL_BUCKETS);
         TranspositionTable {
-            words: vec![0u64; buckets * 4],
+            words: Words::zeroed(buckets * 4)
+                .unwrap_or_else(|| Words::Heap(vec![0u64; buckets * 4])),
             mask: buckets - 1,
             max_buckets,
             used: 0,
@@ -178,13 +251,12 @@ impl TranspositionTable {
     /// (same results, more work) instead of aborting.
     fn grow(&mut self) {
         let buckets = (self.buckets() * 4).min(self.max_buckets);
-        // Ask for the memory without aborting first; the zeroed allocation below then gets
-        // pages the system only touches when they are written.
-        if Vec::<u64>::new().try_reserve_exact(buckets * 4).is_err() {
+        // The memory is asked for without aborting; zeroed pages are only touched when written.
+        let Some(words) = Words::zeroed(buckets * 4) else {
             self.max_buckets = self.buckets();
             return;
-        }
-        let old = std::mem::replace(&mut self.words, vec![0u64; buckets * 4]);
+        };
+        let old = std::mem::replace(&mut self.words, words);
         self.mask = buckets - 1;
         self.used = 0;
         // Deep slots first, so a deep entry keeps the depth-preferred slot in its new bucket.
@@ -284,6 +356,32 @@ mod tests {
             .filter(|&i| tt.probe(key(i)) == Some(entry(i)))
             .count();
         assert!(kept as u64 > n * 9 / 10, "kept {kept} of {n}");
+    }
+
+    /// A table of mapped memory (from [`HUGE_PAGE_BYTES`] on) keeps what the heap would, and
+    /// so does its copy.
+    #[test]
+    fn mapped_tables_and_their_copies_keep_entries() {
+        let mut tt = TranspositionTable::new(8);
+        let key = |i: u64| (i + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let entry = |i: u64| Entry {
+            score: Score((i % 500) as i32),
+            depth: (i % 40) as u8,
+            bound: Bound::Upper,
+            best: None,
+        };
+        for i in 0..200_000 {
+            tt.store(key(i), entry(i));
+        }
+        assert!(tt.bytes() >= HUGE_PAGE_BYTES);
+        let mut copy = tt.clone();
+        let kept = (0..200_000)
+            .filter(|&i| tt.probe(key(i)) == Some(entry(i)))
+            .count();
+        assert!(kept > 150_000, "kept {kept}");
+        assert!((0..200_000).all(|i| copy.probe(key(i)) == tt.probe(key(i))));
+        let heap = Words::Heap(tt.words.to_vec());
+        assert_eq!(&heap[..], &tt.words[..]);
     }
 
     #[test]

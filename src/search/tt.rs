@@ -85,10 +85,10 @@ impl Words {
                 }
             }
         }
-        let mut heap = Vec::new();
-        heap.try_reserve_exact(len).ok()?;
-        heap.resize(len, 0);
-        Some(Words::Heap(heap))
+        // Ask for the memory without aborting first; the zeroed allocation then gets pages the
+        // system only touches when they are written (a `resize` would write every one).
+        Vec::<u64>::new().try_reserve_exact(len).ok()?;
+        Some(Words::Heap(vec![0u64; len]))
     }
 }
 

@@ -113,6 +113,12 @@ pub struct PuzzleSearcher {
     /// The evaluation that chooses the moves a turn cannot prove (see
     /// [`choose_unproven`](Self::choose_unproven)); the puzzle set: the deepening's own move.
     pub(super) chooser: Evaluator,
+    /// The backward pass's df-pn (see [`dfpn`](super::dfpn)), made when it first asks: its
+    /// table lives for the rest of the game.
+    pub(super) dfpn: Option<Box<super::dfpn::Dfpn>>,
+    /// While the backward pass runs, each bounded question goes first to df-pn with one in
+    /// this many of the nodes it has left (0: never).
+    pub(super) dfpn_share: u64,
 }
 
 /// Least remaining depth at which children are looked up in the table before searching
@@ -146,6 +152,8 @@ impl PuzzleSearcher {
             stop: Stop::default(),
             horizon: Evaluator::Puzzle,
             chooser: Evaluator::Puzzle,
+            dfpn: None,
+            dfpn_share: 0,
         }
     }
 

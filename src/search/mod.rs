@@ -16,6 +16,7 @@
 
 pub mod alphabeta;
 pub mod budget;
+pub mod dfpn;
 pub mod endgame;
 pub mod eval;
 pub mod game;

@@ -12,6 +12,7 @@ use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 
+use super::dfpn::Answer;
 use super::alphabeta::PuzzleSearcher;
 use super::iterdeep::{Known, PuzzleThought};
 use super::score::Score;
@@ -205,6 +206,19 @@ impl PuzzleSearcher {
     ) -> Option<bool> {
         let target = bound_at(n);
         let win = n % 2 == 1;
+        if self.dfpn_share > 0 {
+            let share = self.stop_at.saturating_sub(self.stats.nodes) / self.dfpn_share;
+            let (answer, decider) = self.dfpn_ask(pos, order, n, share);
+            if let Some(i) = decider.and_then(|m| order.iter().position(|&o| o == m)) {
+                order[..=i].rotate_right(1);
+            }
+            match answer {
+                Answer::Proven => return Some(true),
+                Answer::Disproven => return Some(false),
+                Answer::Unknown if self.aborted => return None,
+                Answer::Unknown => {}
+            }
+        }
         let depth = n as i32 - 1;
         for i in 0..order.len() {
             let child = pos.play(order[i]);

@@ -338,6 +338,10 @@ impl PuzzleSearcher {
     }
 }
 
+fn tracing() -> bool {
+    std::env::var_os("CHECKERS_TRACE_PASS").is_some()
+}
+
 impl Driver<'_> {
     /// The backward pass over the line that ended with `outcome`; the outcome of the line it
     /// leaves.
@@ -346,6 +350,10 @@ impl Driver<'_> {
         if self.time_limited || self.turns.iter().all(|t| t.score.is_none() || t.proven) {
             return outcome;
         }
+        self.searcher.dfpn_share = std::env::var("CHECKERS_DFPN_SHARE")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(8);
         let granted = self.budget.grant_repair();
         let end = self.searcher.stats().wall_nodes().saturating_add(granted);
         if matches!(outcome, Outcome::Repetition) {
@@ -391,6 +399,9 @@ impl Driver<'_> {
                     left / QUESTION_SHARE,
                     deadline,
                 );
+                if tracing() {
+                    eprintln!("pass: ply {ply} find_win within {} nodes {} -> {:?} (used {})", d.saturating_sub(2), left / QUESTION_SHARE, win.map(|w| w.map(|t| (t.best, t.score, t.proven))), self.searcher.stats().wall_nodes());
+                }
                 if let Some(Some(thought)) = win {
                     outcome = self.play_again_from(ply, thought);
                     below = self.turns.len();
@@ -430,6 +441,9 @@ impl Driver<'_> {
                     )
                 }
             };
+            if tracing() && anchor.is_none() {
+                eprintln!("pass: ply {} exact_value -> {:?} (used {})", ply + 1, after, self.searcher.stats().wall_nodes());
+            }
             let Some(after) = after else {
                 below = ply;
                 failures += 1;
@@ -446,6 +460,9 @@ impl Driver<'_> {
                 left / QUESTION_SHARE,
                 deadline,
             );
+            if tracing() {
+                eprintln!("pass: ply {ply} improve value {value:?} nodes {} -> {verdict:?} (used {})", left / QUESTION_SHARE, self.searcher.stats().wall_nodes());
+            }
             match verdict {
                 Verdict::Optimal => {
                     below = ply;
@@ -472,6 +489,7 @@ impl Driver<'_> {
         if self.budget.out_of_time() {
             self.time_limited = true;
         }
+        self.searcher.dfpn_share = 0;
         outcome
     }
 

@@ -5,6 +5,7 @@ mod analysis;
 mod budget;
 mod certify;
 mod common;
+mod dfpn;
 mod egdb;
 mod endgame;
 mod proof;

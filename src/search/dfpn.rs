@@ -1,14 +1,17 @@
 //! A depth-bounded df-pn (depth-first proof-number search) for the backward pass's questions
 //! (issue 23): "does the attacker win within `d` plies?".
 //!
-//! It answers the same questions as the alpha-beta proof ([`bound_holds`]) and is far cheaper
+//! It answers the same questions as the alpha-beta proof ([`proof`](super::proof)) and is far cheaper
 //! where the answer is yes and its proof tree is narrow for the attacker (a shorter win, or every
 //! move losing within a bound), because it expands the most promising leaf rather than a depth
 //! order. Its table is keyed by position and attacker, not by the bound: a proof within `d`
 //! plies holds within any longer bound, and a disproof within `d` holds within any shorter one,
 //! so what one question settles serves the next bound and the next question.
 //!
-//! [`bound_holds`]: super::PuzzleSearcher
+//! Two things save work: unexplored positions start from their mobility (as many to
+//! prove as the defender has moves, as many to disprove as the attacker has), and within two
+//! plies of the bound the answer is read off the moves without the table. Exact: checked
+//! against the independent analyser (`tests/engine/dfpn.rs`).
 
 use crate::rules::movegen::{self, Routes};
 use crate::rules::moves::MoveList;
@@ -22,10 +25,6 @@ const INF: u32 = (1 << 28) - 1;
 /// Bits of the table's index: 2^22 buckets of four entries (16 bytes each), 256 MiB.
 const BUCKET_BITS: u32 = 22;
 
-/// Unexplored positions start with their mobility as the numbers to prove them (the
-/// defender's moves) or disprove them (the attacker's).
-const MOBILITY: bool = true;
-
 /// Entries per bucket.
 const WAYS: usize = 4;
 
@@ -37,7 +36,10 @@ fn pack(d: u32, (pn, dn): Numbers) -> u64 {
 }
 
 fn unpack(v: u64) -> (u32, Numbers) {
-    ((v & 0xFF) as u32, ((v >> 36) as u32, ((v >> 8) as u32) & INF))
+    (
+        (v & 0xFF) as u32,
+        ((v >> 36) as u32, ((v >> 8) as u32) & INF),
+    )
 }
 
 /// What the table says of a position at bound `d` from an entry stored at bound `at`.
@@ -112,11 +114,12 @@ impl Dfpn {
         self.ask(&children, n - 1, n % 2 == 0, limit, None).0
     }
 
-    /// Whether the side to move in each of `children` (the positions after the root's moves
-    /// in question) loses within `d` plies, for `all`: every child (the root's mover is the
-    /// attacker's victim: does every one of its moves lose?), or for any (the root's mover is
-    /// the attacker: does one of its moves win?). The children's attacker is the root's mover
-    /// for `!all`. Within `limit` nodes; `endgame` answers the positions it covers.
+    /// The root's question over `children`, the positions after the root's moves in question,
+    /// each with `d` plies left: for `all`, whether the root's mover loses within `d + 1` plies
+    /// whatever it plays (every child a win for its mover within `d`); otherwise whether one of
+    /// its moves wins within `d + 1` (a child lost for its mover within `d`). Within `limit`
+    /// nodes; `endgame` answers the positions it covers. With the answer, the child that decided
+    /// it, if any: a winning one, or (for `all`) one that does not lose.
     pub fn ask(
         &mut self,
         children: &[Position],
@@ -138,7 +141,16 @@ impl Dfpn {
                     !child_mover_red
                 }
             }
-            None => return (if all { Answer::Proven } else { Answer::Disproven }, None),
+            None => {
+                return (
+                    if all {
+                        Answer::Proven
+                    } else {
+                        Answer::Disproven
+                    },
+                    None,
+                )
+            }
         };
         let ctx = Ctx {
             attacker_red,
@@ -203,16 +215,13 @@ impl Dfpn {
                 break;
             }
         }
-        if MOBILITY {
-            // Unexplored: as many to prove or disprove as the mover has moves.
-            let n = (movegen::count_moves(pos, Routes::All) as u32).clamp(1, 64);
-            if or {
-                (1, n)
-            } else {
-                (n, 1)
-            }
+        // Unexplored: as many to disprove (the attacker to move) or to prove (the defender)
+        // as the mover has moves.
+        let n = (movegen::count_moves(pos, Routes::All) as u32).clamp(1, 64);
+        if or {
+            (1, n)
         } else {
-            (1, 1)
+            (n, 1)
         }
     }
 
@@ -473,10 +482,7 @@ mod tests {
         let parts: Vec<&str> = q.split_whitespace().collect();
         let states = parse_solution(&std::fs::read(parts[0]).expect("file")).expect("solution");
         let k: usize = parts[1].parse().expect("state");
-        let bounds: Vec<u32> = parts[2]
-            .split(',')
-            .map(|b| b.parse().expect("n"))
-            .collect();
+        let bounds: Vec<u32> = parts[2].split(',').map(|b| b.parse().expect("n")).collect();
         let limit: u64 = std::env::var("DFPN_LIMIT")
             .ok()
             .and_then(|v| v.parse().ok())

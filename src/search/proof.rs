@@ -12,8 +12,8 @@ use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 
-use super::dfpn::Answer;
 use super::alphabeta::PuzzleSearcher;
+use super::dfpn::Answer;
 use super::iterdeep::{Known, PuzzleThought};
 use super::score::Score;
 
@@ -197,7 +197,8 @@ impl PuzzleSearcher {
     /// Whether the value of `pos` reaches [`bound_at`]`(n)` (a win within `n`) or stays at or
     /// below it (a loss within `n`), by a null-window alpha-beta search at the mate bound; `None`
     /// if the limits stopped the search. A move that proves a win, or refutes a loss, is moved to
-    /// the front of `order` for the next bound.
+    /// the front of `order` for the next bound. While the backward pass runs, df-pn is asked
+    /// first, with one in `dfpn_share` of the nodes left (see [`repair`](super::repair)).
     pub(super) fn bound_holds(
         &mut self,
         pos: &Position,
@@ -206,8 +207,8 @@ impl PuzzleSearcher {
     ) -> Option<bool> {
         let target = bound_at(n);
         let win = n % 2 == 1;
-        if self.dfpn_share > 0 {
-            let share = self.stop_at.saturating_sub(self.stats.nodes) / self.dfpn_share;
+        let left = self.stop_at.saturating_sub(self.stats.nodes);
+        if let Some(share) = left.checked_div(self.dfpn_share) {
             let (answer, decider) = self.dfpn_ask(pos, order, n, share);
             if let Some(i) = decider.and_then(|m| order.iter().position(|&o| o == m)) {
                 order[..=i].rotate_right(1);

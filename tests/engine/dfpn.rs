@@ -34,5 +34,8 @@ fn dfpn_bounds_agree_with_the_analyser() {
         }
     }
     println!("{settled} settled, {proven} proven");
-    assert!(settled > 800 && proven > 80, "{settled} settled, {proven} proven");
+    assert!(
+        settled > 800 && proven > 80,
+        "{settled} settled, {proven} proven"
+    );
 }

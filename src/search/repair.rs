@@ -46,8 +46,7 @@
 //! A game drawn by repetition where a side looked clearly ahead goes first through
 //! `Driver::rescue_draw`: from the first unproven move on, each distinct position whose mover
 //! looked a man and a half ahead is asked for that side's win a few plies beyond what its turn
-//! reached, first by df-pn alone with a small share each (any win), then by the shortest-win
-//! questions. The first win found is played, the game is played again from it, and the won game
+//! reached. The first win found is played, the game is played again from it, and the won game
 //! then goes through the backward pass above, with the same nodes.
 
 use std::time::Instant;
@@ -59,7 +58,6 @@ use crate::rules::position::Position;
 
 use super::alphabeta::{Limits, PuzzleSearcher};
 use super::budget::{expected_winner, PROOF_REACH_PLIES};
-use super::dfpn::Answer;
 use super::iterdeep::PuzzleThought;
 use super::proof::{bound_at, first_then_rest, Proof};
 use super::score::{Score, MAX_PLY};
@@ -76,12 +74,6 @@ const QUESTION_SHARE: u64 = 2;
 /// ([`dfpn`](super::dfpn)) with one in this many of the nodes the question has left, then, if
 /// unsettled, to the alpha-beta proof with the rest.
 const DFPN_SHARE: u64 = 2;
-
-/// A won-looking draw is first swept from its first move with one in this many of the pass's
-/// nodes a question, where df-pn finds a short win cheaply (random-1126-034: red's win in 17
-/// at its eighth move, 121 thousand df-pn nodes; the walk with half the nodes a question spent
-/// them on the first moves' deeper questions and gave up).
-const SWEEP_SHARE: u64 = 32;
 
 /// Most questions the pass asks in one game: a bound on its work besides the nodes (every
 /// question costs at least one node per legal move).
@@ -319,30 +311,6 @@ impl PuzzleSearcher {
         )
     }
 
-    /// Whether the side to move in `pos` wins within `last` plies, asked of df-pn alone with
-    /// `nodes`: `Some(Some(thought))` for a win within `last`, perhaps not the shortest (the
-    /// move df-pn proved first); `Some(None)` for none; `None` when the limits stopped it.
-    fn any_win(
-        &mut self,
-        pos: &Position,
-        last: u32,
-        nodes: u64,
-        deadline: Instant,
-    ) -> Option<Option<PuzzleThought>> {
-        let last = last.min(MAX_PLY as u32 - 2);
-        let last = if last % 2 == 0 { last - 1 } else { last };
-        let sorted = movegen::sorted_legal_moves(pos);
-        self.begin_question(nodes, deadline);
-        match self.dfpn_ask(pos, &sorted, last, nodes) {
-            (Answer::Proven, Some(best)) => Some(Some(PuzzleThought {
-                keeps_win: Some(last),
-                ..PuzzleThought::new(best, Some(Score::won_at(last as usize)), last, false)
-            })),
-            (Answer::Disproven, _) => Some(None),
-            _ => None,
-        }
-    }
-
     /// The question for a move that loses in `d` plies.
     fn longer_loss(
         &mut self,
@@ -524,10 +492,7 @@ impl Driver<'_> {
     /// A game drawn by repetition where a side looked clearly ahead: from the first move on, each
     /// distinct position whose mover's search scored it [`PROOF_GUESS_MARGIN`] ahead without a
     /// proof is asked for that side's win within [`PROOF_REACH_PLIES`] beyond the bound its turn
-    /// reached. A first walk asks df-pn alone for any win within that bound, with one in
-    /// [`SWEEP_SHARE`] of the nodes a question (`PuzzleSearcher::any_win`); when it finds none, a
-    /// second walk asks for the shortest win with half the nodes left a question
-    /// (`PuzzleSearcher::find_win`). The first win found replaces the move, and the game
+    /// reached (`PuzzleSearcher::find_win`). The first win found replaces the move, and the game
     /// is played again from it (the outcome of the new line; the backward pass then checks it as
     /// any won game). `None` when no win was found within the nodes up to `end` or
     /// `MAX_FAILURES` questions stopped by the limits. (Issue 23's random-20261126-050: black,
@@ -538,14 +503,6 @@ impl Driver<'_> {
     ///
     /// [`PROOF_GUESS_MARGIN`]: super::budget::PROOF_GUESS_MARGIN
     fn rescue_draw(&mut self, end: u64) -> Option<Outcome> {
-        let sweep = end.saturating_sub(self.searcher.stats().wall_nodes()) / SWEEP_SHARE;
-        self.rescue_walk(end, Some(sweep))
-            .or_else(|| self.rescue_walk(end, None))
-    }
-
-    /// One walk of [`rescue_draw`](Self::rescue_draw) from the first move: each question with
-    /// `sweep` nodes when given (no cap on the failures), else with half the nodes left.
-    fn rescue_walk(&mut self, end: u64, sweep: Option<u64>) -> Option<Outcome> {
         let mut asked: Vec<Position> = Vec::new();
         let mut failures = 0;
         for ply in 0..self.turns.len() {
@@ -566,22 +523,16 @@ impl Driver<'_> {
                 return None;
             }
             let deadline = self.budget.soft_deadline();
-            let last = turn.no_end_within.saturating_add(PROOF_REACH_PLIES);
-            let r = match sweep {
-                Some(nodes) => self.searcher.any_win(&pos, last, nodes.min(left), deadline),
-                None => self.searcher.find_win(
-                    &pos,
-                    turn.best,
-                    turn.no_end_within,
-                    last,
-                    left / QUESTION_SHARE,
-                    deadline,
-                ),
-            };
-            match r {
+            match self.searcher.find_win(
+                &pos,
+                turn.best,
+                turn.no_end_within,
+                turn.no_end_within.saturating_add(PROOF_REACH_PLIES),
+                left / QUESTION_SHARE,
+                deadline,
+            ) {
                 Some(Some(thought)) => return Some(self.play_again_from(ply, thought)),
                 Some(None) => {}
-                None if sweep.is_some() => {}
                 None => failures += 1,
             }
         }

@@ -455,11 +455,11 @@ fn thresholds(
     if or {
         (
             thpn.min(widened),
-            (thdn - dn).saturating_add(cdn).min(INF - 1),
+            thdn.saturating_sub(dn).saturating_add(cdn).min(INF - 1),
         )
     } else {
         (
-            (thpn - pn).saturating_add(cpn).min(INF - 1),
+            thpn.saturating_sub(pn).saturating_add(cpn).min(INF - 1),
             thdn.min(widened),
         )
     }

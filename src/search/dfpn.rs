@@ -18,6 +18,7 @@ use crate::rules::moves::MoveList;
 use crate::rules::position::Position;
 
 use super::endgame::EndgameDb;
+use super::tt::Words;
 
 /// Infinite proof or disproof number.
 const INF: u32 = (1 << 28) - 1;
@@ -69,7 +70,11 @@ pub enum Answer {
 /// A depth-bounded df-pn with its table; the table lives as long as the searcher, across
 /// questions.
 pub struct Dfpn {
-    table: Vec<[u64; 2]>,
+    /// Entries of two words (key, numbers), four a bucket of one cache line, on huge pages
+    /// where the system gives them ([`Words`]).
+    table: Words,
+    /// Buckets less one (a power of two less one).
+    mask: usize,
     /// Positions whose moves were generated, over the searcher's life.
     pub nodes: u64,
     stop_at: u64,
@@ -86,8 +91,14 @@ impl Dfpn {
     /// A searcher with an empty table.
     #[must_use]
     pub fn new() -> Dfpn {
+        // The full size, or the largest power of two below it the memory allows.
+        let (table, bits) = (0..=BUCKET_BITS)
+            .rev()
+            .find_map(|bits| Words::zeroed((2 * WAYS) << bits).map(|t| (t, bits)))
+            .unwrap_or_else(|| (Words::Heap(vec![0; 2 * WAYS]), 0));
         Dfpn {
-            table: vec![[0u64; 2]; WAYS << BUCKET_BITS],
+            table,
+            mask: (1 << bits) - 1,
             nodes: 0,
             stop_at: u64::MAX,
             aborted: false,
@@ -198,15 +209,19 @@ impl Dfpn {
         (pos.hash() ^ salt) | 1
     }
 
-    fn bucket(key: u64) -> usize {
-        ((key >> 1) as usize & ((1 << BUCKET_BITS) - 1)) * WAYS
+    fn bucket(&self, key: u64) -> usize {
+        ((key >> 1) as usize & self.mask) * WAYS
+    }
+
+    fn entries(&self) -> &[[u64; 2]] {
+        bytemuck::cast_slice(&self.table)
     }
 
     fn look(&self, ctx: &Ctx, pos: &Position, d: u32, or: bool) -> Numbers {
         let d = parity(d, or);
         let key = Self::key(ctx, pos);
-        let b = Self::bucket(key);
-        for slot in &self.table[b..b + WAYS] {
+        let b = self.bucket(key);
+        for slot in &self.entries()[b..b + WAYS] {
             if slot[0] == key {
                 let (at, numbers) = unpack(slot[1]);
                 if let Some(numbers) = reading(at, numbers, d) {
@@ -227,9 +242,9 @@ impl Dfpn {
 
     fn store(&mut self, ctx: &Ctx, pos: &Position, d: u32, numbers: Numbers) {
         let key = Self::key(ctx, pos);
-        let b = Self::bucket(key);
+        let b = self.bucket(key);
         let settled = |(pn, dn): Numbers| pn == 0 || dn == 0;
-        let bucket = &mut self.table[b..b + WAYS];
+        let bucket = &mut bytemuck::cast_slice_mut::<u64, [u64; 2]>(&mut self.table)[b..b + WAYS];
         let slot = if let Some(i) = bucket.iter().position(|s| s[0] == key) {
             let (at, old) = unpack(bucket[i][1]);
             // A settled result stays unless the new one is settled too and at least as general.

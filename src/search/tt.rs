@@ -66,14 +66,14 @@ const HUGE_PAGE_BYTES: usize = 2 << 20;
 /// a TLB miss too; tables of [`HUGE_PAGE_BYTES`] or more are therefore an anonymous mapping
 /// advised to use transparent huge pages (Linux; where the advice or the mapping is refused,
 /// the same words on the heap). Either way the contents are the same, so are the searches.
-enum Words {
+pub(super) enum Words {
     Mapped(memmap2::MmapMut),
     Heap(Vec<u64>),
 }
 
 impl Words {
     /// `len` zeroed words, or `None` when the memory cannot be had.
-    fn zeroed(len: usize) -> Option<Words> {
+    pub(super) fn zeroed(len: usize) -> Option<Words> {
         let bytes = len.checked_mul(8)?;
         if bytes >= HUGE_PAGE_BYTES {
             if let Ok(map) = memmap2::MmapMut::map_anon(bytes) {

@@ -79,7 +79,10 @@ pub struct Dfpn {
     pub nodes: u64,
     stop_at: u64,
     aborted: bool,
-    /// Checked every [`CLOCK_INTERVAL`] nodes: the deadline or a stop from outside.
+    /// Node count at which the clock is next read (every [`CLOCK_INTERVAL`] nodes; a node near
+    /// the bound counts its children too, so the count can step past a multiple).
+    next_clock: u64,
+    /// Read at `next_clock`: the deadline or a stop from outside.
     deadline: Option<std::time::Instant>,
     stop: super::stop::Stop,
 }
@@ -102,6 +105,7 @@ impl Dfpn {
             nodes: 0,
             stop_at: u64::MAX,
             aborted: false,
+            next_clock: CLOCK_INTERVAL,
             deadline: None,
             stop: super::stop::Stop::default(),
         }
@@ -284,13 +288,17 @@ impl Dfpn {
         thpn: u32,
         thdn: u32,
     ) -> Numbers {
-        if self.nodes >= self.stop_at
-            || (self.nodes % CLOCK_INTERVAL == 0
-                && (self.stop.is_set()
-                    || self
-                        .deadline
-                        .is_some_and(|d| std::time::Instant::now() >= d)))
-        {
+        if self.nodes >= self.next_clock {
+            self.next_clock = self.nodes + CLOCK_INTERVAL;
+            if self.stop.is_set()
+                || self
+                    .deadline
+                    .is_some_and(|d| std::time::Instant::now() >= d)
+            {
+                self.aborted = true;
+            }
+        }
+        if self.nodes >= self.stop_at || self.aborted {
             self.aborted = true;
             return (1, 1);
         }

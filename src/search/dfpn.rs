@@ -172,6 +172,7 @@ impl Dfpn {
             endgame,
         };
         let or = !all;
+        self.touch(&ctx, children);
         let mut numbers: Vec<Numbers> = children
             .iter()
             .map(|c| self.look(&ctx, c, d, !or))
@@ -219,6 +220,17 @@ impl Dfpn {
 
     fn entries(&self) -> &[[u64; 2]] {
         bytemuck::cast_slice(&self.table)
+    }
+
+    /// Reads the first word of each child's bucket, one independent load after another, so
+    /// that their cache misses overlap before [`look`](Self::look) reads the buckets one at a
+    /// time (its wait on each miss was 80% of its time; there is no safe prefetch instruction).
+    fn touch(&self, ctx: &Ctx, children: &[Position]) {
+        let entries = self.entries();
+        let heads = children
+            .iter()
+            .fold(0, |acc, c| acc ^ entries[self.bucket(Self::key(ctx, c))][0]);
+        std::hint::black_box(heads);
     }
 
     fn look(&self, ctx: &Ctx, pos: &Position, d: u32, or: bool) -> Numbers {
@@ -341,6 +353,7 @@ impl Dfpn {
             return v;
         }
         let children: Vec<Position> = moves.iter().map(|&m| pos.play(m)).collect();
+        self.touch(ctx, &children);
         let mut numbers: Vec<Numbers> = children
             .iter()
             .map(|c| self.look(ctx, c, d - 1, !or))

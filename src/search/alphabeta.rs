@@ -75,6 +75,9 @@ pub struct SearchStats {
     pub first_move_cutoffs: u64,
     /// Of the nodes, those searched by a split proof's threads ([`split`](super::split)).
     pub split_nodes: u64,
+    /// Of the nodes, those searched beside another thread's as many ([`race`](super::race)):
+    /// one thread's work counts the longer of the two.
+    pub parallel_nodes: u64,
 }
 
 impl SearchStats {
@@ -83,6 +86,7 @@ impl SearchStats {
     #[must_use]
     pub fn wall_nodes(&self) -> u64 {
         self.nodes - self.split_nodes + self.split_nodes / super::split::SPLIT_THREADS as u64
+            - self.parallel_nodes
     }
 }
 
@@ -119,6 +123,8 @@ pub struct PuzzleSearcher {
     /// While the backward pass runs, each bounded question goes first to df-pn with one in
     /// this many of the nodes it has left (0: never).
     pub(super) dfpn_share: u64,
+    /// While this searcher's proof races df-pn on a question: its side of the race.
+    pub(super) race: Option<super::race::Runner>,
 }
 
 /// Least remaining depth at which children are looked up in the table before searching
@@ -154,6 +160,7 @@ impl PuzzleSearcher {
             chooser: Evaluator::Puzzle,
             dfpn: None,
             dfpn_share: 0,
+            race: None,
         }
     }
 
@@ -219,11 +226,17 @@ impl PuzzleSearcher {
                 .is_some_and(|deadline| Instant::now() >= deadline)
     }
 
+    /// Whether the search must stop because the df-pn it races settled the question first.
+    fn outrun(&mut self) -> bool {
+        let nodes = self.stats.nodes;
+        self.race.as_mut().is_some_and(|r| r.must_stop(nodes))
+    }
+
     /// Counts a node and decides whether the turn's limits are exhausted.
     pub(super) fn tick(&mut self) -> bool {
         self.stats.nodes += 1;
         if self.stats.nodes >= self.stop_at
-            || (self.stats.nodes % CLOCK_INTERVAL == 0 && self.deadline_passed())
+            || (self.stats.nodes % CLOCK_INTERVAL == 0 && (self.deadline_passed() || self.outrun()))
         {
             self.aborted = true;
         }

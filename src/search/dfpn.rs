@@ -14,10 +14,11 @@
 //! against the independent analyser (`tests/engine/dfpn.rs`).
 
 use crate::rules::movegen::{self, Routes};
-use crate::rules::moves::MoveList;
+use crate::rules::moves::{Move, MoveList};
 use crate::rules::position::Position;
 
 use super::endgame::EndgameDb;
+use super::race::Runner;
 use super::tt::Words;
 
 /// Infinite proof or disproof number.
@@ -85,6 +86,8 @@ pub struct Dfpn {
     /// Read at `next_clock`: the deadline or a stop from outside.
     deadline: Option<std::time::Instant>,
     stop: super::stop::Stop,
+    /// While it races the alpha-beta proof on a question: its side of the race.
+    race: Option<super::race::Runner>,
 }
 
 /// How often (in nodes) the clock is read.
@@ -108,6 +111,7 @@ impl Dfpn {
             next_clock: CLOCK_INTERVAL,
             deadline: None,
             stop: super::stop::Stop::default(),
+            race: None,
         }
     }
 
@@ -302,10 +306,12 @@ impl Dfpn {
     ) -> Numbers {
         if self.nodes >= self.next_clock {
             self.next_clock = self.nodes + CLOCK_INTERVAL;
+            let nodes = self.nodes;
             if self.stop.is_set()
                 || self
                     .deadline
                     .is_some_and(|d| std::time::Instant::now() >= d)
+                || self.race.as_mut().is_some_and(|r| r.must_stop(nodes))
             {
                 self.aborted = true;
             }
@@ -379,40 +385,72 @@ impl Dfpn {
 pub(super) const NODE_WEIGHT: u64 = 2;
 
 impl super::PuzzleSearcher {
-    /// Asks df-pn whether the side to move in `pos` wins within `n` plies through one of
-    /// `moves` (`n` odd), or loses within `n` whatever move of `moves` it plays (`n` even),
-    /// within `nodes` of the proof search's (each df-pn node charged [`NODE_WEIGHT`]) and the
-    /// current question's node limit and deadline. With the answer, the move that decided it,
-    /// if any: a winning move, or one that does not lose within `n`.
-    pub(super) fn dfpn_ask(
+    /// Whether the side to move in `pos` wins within `n` plies through one of `order` (`n`
+    /// odd), or loses within `n` whatever move of `order` it plays (`n` even): df-pn on a
+    /// second thread beside the alpha-beta proof on this one, each with all the nodes the
+    /// question has left (df-pn's charged [`NODE_WEIGHT`] each), raced as
+    /// [`race`](super::race) describes, so that the answer and both tables do not depend on the
+    /// threads' timing. df-pn's answer when it settles the question, else the proof's (`None`
+    /// when the limits stopped it). The nodes searched beside each other count once in the
+    /// question's limit and in the game's budget (`SearchStats::wall_nodes`).
+    pub(super) fn race_bound(
         &mut self,
         pos: &Position,
-        moves: &[crate::rules::moves::Move],
+        order: &mut [Move],
         n: u32,
-        nodes: u64,
-    ) -> (Answer, Option<crate::rules::moves::Move>) {
-        if n == 0 || self.aborted {
-            return (Answer::Unknown, None);
-        }
-        let left = self.stop_at.saturating_sub(self.stats.nodes).min(nodes);
+    ) -> Option<bool> {
+        let left = self.stop_at.saturating_sub(self.stats.nodes);
         let limit = left / NODE_WEIGHT;
-        if limit == 0 {
-            return (Answer::Unknown, None);
+        if n == 0 || limit == 0 || self.aborted {
+            return self.alphabeta_bound(pos, order, n);
         }
-        let children: Vec<Position> = moves.iter().map(|&m| pos.play(m)).collect();
+        let children: Vec<Position> = order.iter().map(|&m| pos.play(m)).collect();
         let mut dfpn = self.dfpn.take().unwrap_or_default();
         dfpn.deadline = self.limits.deadline;
         dfpn.stop = self.stop.clone();
         let before = dfpn.nodes;
-        let endgame = self.endgame.clone();
-        let (answer, decider) = dfpn.ask(&children, n - 1, n % 2 == 0, limit, Some(&endgame));
-        let spent = (dfpn.nodes - before) * NODE_WEIGHT;
-        self.stats.nodes += spent;
-        if dfpn.aborted && self.stats.nodes >= self.stop_at {
-            self.aborted = true;
-        }
+        let start = self.stats.nodes;
+        let [ours, theirs] = Runner::pair([start, before], [1, NODE_WEIGHT]);
+        dfpn.race = Some(theirs);
+        self.race = Some(ours);
+        let endgame = std::sync::Arc::clone(&self.endgame);
+        let mut proof_order = order.to_vec();
+        let (proof, (answer, decider, dfpn)) = std::thread::scope(|s| {
+            let helper = s.spawn(move || {
+                let (answer, decider) =
+                    dfpn.ask(&children, n - 1, n % 2 == 0, limit, Some(&endgame));
+                if let Some(mut runner) = dfpn.race.take() {
+                    runner.finish(answer != Answer::Unknown);
+                }
+                (answer, decider, dfpn)
+            });
+            let proof = self.alphabeta_bound(pos, &mut proof_order, n);
+            if let Some(mut runner) = self.race.take() {
+                runner.finish(proof.is_some());
+            }
+            let dfpn = helper
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (proof, dfpn)
+        });
+        let ours = self.stats.nodes - start;
+        let theirs = (dfpn.nodes - before) * NODE_WEIGHT;
         self.dfpn = Some(dfpn);
-        (answer, decider.map(|i| moves[i]))
+        self.stats.nodes += theirs;
+        self.stats.parallel_nodes += ours.min(theirs);
+        self.stop_at = self.stop_at.saturating_add(ours.min(theirs));
+        if answer == Answer::Unknown {
+            if proof.is_some() {
+                order.copy_from_slice(&proof_order);
+            }
+            return proof;
+        }
+        // The proof stopped at a checkpoint after df-pn's answer, not at its limits.
+        self.aborted = false;
+        if let Some(i) = decider {
+            order[..=i].rotate_right(1);
+        }
+        Some(answer == Answer::Proven)
     }
 }
 
@@ -506,6 +544,43 @@ mod tests {
     use super::*;
     use crate::formats::board_text::parse_solution;
     use crate::search::PuzzleSearcher;
+
+    /// A question raced (df-pn beside the alpha-beta proof, [`race`](crate::search::race)) gets
+    /// the same answer, move order and node counts every time, whatever the threads' timing,
+    /// and the answer the alpha-beta proof alone gives.
+    #[test]
+    fn a_raced_question_is_answered_the_same_every_time() {
+        let text = std::fs::read("tests/data/issue23/right.txt").expect("board file");
+        let pos = crate::formats::board_text::parse_board(&text).expect("board");
+        let ask = |race: bool, n: u32| {
+            let mut searcher = PuzzleSearcher::new(16);
+            searcher.dfpn_share = u64::from(race);
+            let mut order = movegen::sorted_legal_moves(&pos).to_vec();
+            searcher.begin_turn(Some(3_000_000));
+            let answer = searcher.bound_holds(&pos, &mut order, n);
+            let stats = searcher.stats();
+            (answer, order, stats.nodes, stats.wall_nodes())
+        };
+        let mut settled = 0;
+        // Red's loss within 16 (no: alpha-beta answers, df-pn stops at its next checkpoint)
+        // and within 26 (yes: df-pn answers first).
+        for n in [16, 26] {
+            let raced = ask(true, n);
+            assert!(
+                raced.2 > 4 * crate::search::race::CHECKPOINT,
+                "{n}: {raced:?}"
+            );
+            for _ in 0..2 {
+                assert_eq!(ask(true, n), raced, "{n}");
+            }
+            let alone = ask(false, n).0;
+            if let (Some(a), Some(b)) = (raced.0, alone) {
+                assert_eq!(a, b, "{n}");
+                settled += 1;
+            }
+        }
+        assert_eq!(settled, 2);
+    }
 
     /// Asks df-pn and the alpha-beta proof one question of a solution's state:
     /// `DFPN_Q="FILE STATE N"` (win within N for odd N, the mover's loss within N for even).

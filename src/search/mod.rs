@@ -23,6 +23,7 @@ pub mod game;
 pub mod iterdeep;
 pub mod ordering;
 pub mod proof;
+pub mod race;
 pub mod repair;
 pub mod score;
 pub mod solve;

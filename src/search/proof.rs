@@ -13,7 +13,6 @@ use crate::rules::moves::Move;
 use crate::rules::position::Position;
 
 use super::alphabeta::PuzzleSearcher;
-use super::dfpn::Answer;
 use super::iterdeep::{Known, PuzzleThought};
 use super::score::Score;
 
@@ -205,21 +204,21 @@ impl PuzzleSearcher {
         order: &mut [Move],
         n: u32,
     ) -> Option<bool> {
+        if self.dfpn_share > 0 {
+            return self.race_bound(pos, order, n);
+        }
+        self.alphabeta_bound(pos, order, n)
+    }
+
+    /// [`bound_holds`](Self::bound_holds) by the alpha-beta proof alone.
+    pub(super) fn alphabeta_bound(
+        &mut self,
+        pos: &Position,
+        order: &mut [Move],
+        n: u32,
+    ) -> Option<bool> {
         let target = bound_at(n);
         let win = n % 2 == 1;
-        let left = self.stop_at.saturating_sub(self.stats.nodes);
-        if let Some(share) = left.checked_div(self.dfpn_share) {
-            let (answer, decider) = self.dfpn_ask(pos, order, n, share);
-            if let Some(i) = decider.and_then(|m| order.iter().position(|&o| o == m)) {
-                order[..=i].rotate_right(1);
-            }
-            match answer {
-                Answer::Proven => return Some(true),
-                Answer::Disproven => return Some(false),
-                Answer::Unknown if self.aborted => return None,
-                Answer::Unknown => {}
-            }
-        }
         let depth = n as i32 - 1;
         for i in 0..order.len() {
             let child = pos.play(order[i]);

@@ -120,9 +120,9 @@ pub struct PuzzleSearcher {
     /// The backward pass's df-pn (see [`dfpn`](super::dfpn)), made when it first asks: its
     /// table lives for the rest of the game.
     pub(super) dfpn: Option<Box<super::dfpn::Dfpn>>,
-    /// While the backward pass runs, each bounded question goes first to df-pn with one in
-    /// this many of the nodes it has left (0: never).
-    pub(super) dfpn_share: u64,
+    /// While the backward pass runs: each bounded question races df-pn on a second thread
+    /// against the alpha-beta proof ([`race_bound`](Self::race_bound)).
+    pub(super) race_dfpn: bool,
     /// While this searcher's proof races df-pn on a question: its side of the race.
     pub(super) race: Option<super::race::Runner>,
 }
@@ -159,7 +159,7 @@ impl PuzzleSearcher {
             horizon: Evaluator::Puzzle,
             chooser: Evaluator::Puzzle,
             dfpn: None,
-            dfpn_share: 0,
+            race_dfpn: false,
             race: None,
         }
     }

@@ -554,7 +554,7 @@ mod tests {
         let pos = crate::formats::board_text::parse_board(&text).expect("board");
         let ask = |race: bool, n: u32| {
             let mut searcher = PuzzleSearcher::new(16);
-            searcher.dfpn_share = u64::from(race);
+            searcher.race_dfpn = race;
             let mut order = movegen::sorted_legal_moves(&pos).to_vec();
             searcher.begin_turn(Some(3_000_000));
             let answer = searcher.bound_holds(&pos, &mut order, n);

@@ -196,15 +196,15 @@ impl PuzzleSearcher {
     /// Whether the value of `pos` reaches [`bound_at`]`(n)` (a win within `n`) or stays at or
     /// below it (a loss within `n`), by a null-window alpha-beta search at the mate bound; `None`
     /// if the limits stopped the search. A move that proves a win, or refutes a loss, is moved to
-    /// the front of `order` for the next bound. While the backward pass runs, df-pn is asked
-    /// first, with one in `dfpn_share` of the nodes left (see [`repair`](super::repair)).
+    /// the front of `order` for the next bound. While the backward pass runs, df-pn races the
+    /// alpha-beta proof on the question ([`race_bound`](Self::race_bound)).
     pub(super) fn bound_holds(
         &mut self,
         pos: &Position,
         order: &mut [Move],
         n: u32,
     ) -> Option<bool> {
-        if self.dfpn_share > 0 {
+        if self.race_dfpn {
             return self.race_bound(pos, order, n);
         }
         self.alphabeta_bound(pos, order, n)

@@ -20,11 +20,13 @@
 //! many nodes again on each.
 //!
 //! Every bounded question of the pass ("a win within n?", "a loss within n?", in the turns it
-//! plays again too) goes first to df-pn ([`dfpn`](super::dfpn)) with half the nodes the question
-//! has left, then, if df-pn did not settle it, to the alpha-beta proof with the rest. df-pn
-//! proves a shorter win, or every move losing within a bound, in far fewer nodes where alpha-beta
-//! spends tens of millions (random-1126-032's "a win within 19": 18 thousand against 35 million),
-//! and its table keeps what one question settled for the next.
+//! plays again too) is asked of df-pn ([`dfpn`](super::dfpn)) on the second thread and of the
+//! alpha-beta proof on this one at once, each with all the nodes the question has left; the first
+//! to settle it stops the other at a node checkpoint ([`race`](super::race)), so the result does
+//! not depend on the threads' timing. df-pn proves a shorter win, or every move losing within a
+//! bound, in far fewer nodes where alpha-beta spends tens of millions (random-1126-032's "a win
+//! within 19": 18 thousand against 35 million), alpha-beta is the faster on others (038's "every
+//! other move loses within 28"), and df-pn's table keeps what one question settled for the next.
 //!
 //! An optimal move sends the pass one move back. A better one replaces the move, and the game is
 //! played again from it by the usual turns, with what the questions established (an exact value,
@@ -69,11 +71,6 @@ use super::split::{SplitProof, SPLIT_THREADS};
 /// game again from it (random-9001-003's move 55, a loss in 20 of eight kings, spent 33 M nodes
 /// on its longer losses when it could take them all, and its replay then met the deadline).
 const QUESTION_SHARE: u64 = 2;
-
-/// Each bounded question of the pass (and of the turns it plays again) goes first to df-pn
-/// ([`dfpn`](super::dfpn)) with one in this many of the nodes the question has left, then, if
-/// unsettled, to the alpha-beta proof with the rest.
-const DFPN_SHARE: u64 = 2;
 
 /// Most questions the pass asks in one game: a bound on its work besides the nodes (every
 /// question costs at least one node per legal move).
@@ -358,7 +355,7 @@ impl Driver<'_> {
         if self.time_limited || self.turns.iter().all(|t| t.score.is_none() || t.proven) {
             return outcome;
         }
-        self.searcher.dfpn_share = DFPN_SHARE;
+        self.searcher.race_dfpn = true;
         let granted = self.budget.grant_repair();
         let end = self.searcher.stats().wall_nodes().saturating_add(granted);
         if matches!(outcome, Outcome::Repetition) {
@@ -485,7 +482,7 @@ impl Driver<'_> {
         if self.budget.out_of_time() {
             self.time_limited = true;
         }
-        self.searcher.dfpn_share = 0;
+        self.searcher.race_dfpn = false;
         outcome
     }
 

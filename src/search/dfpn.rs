@@ -583,7 +583,10 @@ mod tests {
     }
 
     /// Asks df-pn and the alpha-beta proof one question of a solution's state:
-    /// `DFPN_Q="FILE STATE N"` (win within N for odd N, the mover's loss within N for even).
+    /// `DFPN_Q="FILE STATE N"` (win within N for odd N, the mover's loss within N for even;
+    /// `N` may be a comma-separated list), within `DFPN_LIMIT` nodes. With `DFPN_AB` set, the
+    /// alpha-beta proof alone too; with `DFPN_RACE`, the proof alone and raced against df-pn,
+    /// with nodes, wall nodes and milliseconds.
     #[test]
     #[ignore = "experiment: prints node counts"]
     fn dfpn_question() {
@@ -617,6 +620,26 @@ mod tests {
                 dfpn.nodes - before,
                 start.elapsed().as_millis()
             );
+        }
+        if std::env::var_os("DFPN_RACE").is_some() {
+            for race in [false, true] {
+                let mut searcher = PuzzleSearcher::new(256);
+                searcher.race_dfpn = race;
+                let mut order: Vec<_> = sorted.clone();
+                for &n in &bounds {
+                    searcher.begin_turn(Some(limit));
+                    let before = searcher.stats();
+                    let start = std::time::Instant::now();
+                    let b = searcher.bound_holds(&pos, &mut order, n);
+                    let after = searcher.stats();
+                    println!(
+                        "n {n}: race {race} {b:?} {} nodes {} wall {} ms",
+                        after.nodes - before.nodes,
+                        after.wall_nodes() - before.wall_nodes(),
+                        start.elapsed().as_millis()
+                    );
+                }
+            }
         }
         if std::env::var_os("DFPN_AB").is_some() {
             let mut searcher = PuzzleSearcher::new(256);

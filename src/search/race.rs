@@ -3,7 +3,7 @@
 //! proof).
 //!
 //! Each search counts its own work (df-pn's nodes charged as the proof search's,
-//! [`NODE_WEIGHT`](super::dfpn::NODE_WEIGHT)) and, at the points where it reads the clock,
+//! `dfpn::NODE_WEIGHT`) and, at the points where it reads the clock,
 //! reports how many checkpoints of [`CHECKPOINT`] nodes it has passed, then waits until the other
 //! has passed as many or has finished. A search stops at its checkpoint `k` when the other
 //! settled the question before passing `k` checkpoints of its own; otherwise it goes on to its

@@ -415,8 +415,10 @@ impl super::PuzzleSearcher {
         self.race = Some(ours);
         let endgame = std::sync::Arc::clone(&self.endgame);
         let mut proof_order = order.to_vec();
-        let (proof, (answer, decider, dfpn)) = std::thread::scope(|s| {
-            let helper = s.spawn(move || {
+        let (proof, raced) = std::thread::scope(|s| {
+            // A thread the system cannot start leaves the question to the proof: the closure
+            // is dropped with df-pn's side of the race, which then reports itself finished.
+            let helper = std::thread::Builder::new().spawn_scoped(s, move || {
                 let (answer, decider) =
                     dfpn.ask(&children, n - 1, n % 2 == 0, limit, Some(&endgame));
                 if let Some(mut runner) = dfpn.race.take() {
@@ -428,17 +430,24 @@ impl super::PuzzleSearcher {
             if let Some(mut runner) = self.race.take() {
                 runner.finish(proof.is_some());
             }
-            let dfpn = helper
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (proof, dfpn)
+            let raced = helper.ok().map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            });
+            (proof, raced)
         });
-        let ours = self.stats.nodes - start;
-        let theirs = (dfpn.nodes - before) * NODE_WEIGHT;
-        self.dfpn = Some(dfpn);
-        self.stats.nodes += theirs;
-        self.stats.parallel_nodes += ours.min(theirs);
-        self.stop_at = self.stop_at.saturating_add(ours.min(theirs));
+        let (answer, decider) = match raced {
+            Some((answer, decider, dfpn)) => {
+                let ours = self.stats.nodes - start;
+                let theirs = (dfpn.nodes - before) * NODE_WEIGHT;
+                self.dfpn = Some(dfpn);
+                self.stats.nodes += theirs;
+                self.stats.parallel_nodes += ours.min(theirs);
+                self.stop_at = self.stop_at.saturating_add(ours.min(theirs));
+                (answer, decider)
+            }
+            None => (Answer::Unknown, None),
+        };
         if answer == Answer::Unknown {
             if proof.is_some() {
                 order.copy_from_slice(&proof_order);

@@ -87,7 +87,7 @@ pub struct Dfpn {
     deadline: Option<std::time::Instant>,
     stop: super::stop::Stop,
     /// While it races the alpha-beta proof on a question: its side of the race.
-    race: Option<super::race::Runner>,
+    race: Option<Runner>,
 }
 
 /// How often (in nodes) the clock is read.
@@ -176,11 +176,7 @@ impl Dfpn {
             endgame,
         };
         let or = !all;
-        self.touch(&ctx, children);
-        let mut numbers: Vec<Numbers> = children
-            .iter()
-            .map(|c| self.look(&ctx, c, d, !or))
-            .collect();
+        let mut numbers = self.look_all(&ctx, children, d, !or);
         loop {
             let (pn, dn, best, b2) = combine(&numbers, or);
             if pn == 0 || dn == 0 || self.aborted {
@@ -226,15 +222,17 @@ impl Dfpn {
         bytemuck::cast_slice(&self.table)
     }
 
-    /// Reads the first word of each child's bucket, one independent load after another, so
-    /// that their cache misses overlap before [`look`](Self::look) reads the buckets one at a
-    /// time (its wait on each miss was 80% of its time; there is no safe prefetch instruction).
-    fn touch(&self, ctx: &Ctx, children: &[Position]) {
+    /// The numbers of each of `children` ([`look`](Self::look)). The first word of each
+    /// child's bucket is read first, one independent load after another, so that their cache
+    /// misses overlap before the buckets are read one at a time (the wait on each miss was 80%
+    /// of the look-up's time; there is no safe prefetch instruction).
+    fn look_all(&self, ctx: &Ctx, children: &[Position], d: u32, or: bool) -> Vec<Numbers> {
         let entries = self.entries();
         let heads = children
             .iter()
             .fold(0, |acc, c| acc ^ entries[self.bucket(Self::key(ctx, c))][0]);
         std::hint::black_box(heads);
+        children.iter().map(|c| self.look(ctx, c, d, or)).collect()
     }
 
     fn look(&self, ctx: &Ctx, pos: &Position, d: u32, or: bool) -> Numbers {
@@ -359,11 +357,7 @@ impl Dfpn {
             return v;
         }
         let children: Vec<Position> = moves.iter().map(|&m| pos.play(m)).collect();
-        self.touch(ctx, &children);
-        let mut numbers: Vec<Numbers> = children
-            .iter()
-            .map(|c| self.look(ctx, c, d - 1, !or))
-            .collect();
+        let mut numbers = self.look_all(ctx, &children, d - 1, !or);
         loop {
             let (pn, dn, best, b2) = combine(&numbers, or);
             if pn >= thpn || dn >= thdn || pn == 0 || dn == 0 || self.aborted {
@@ -630,37 +624,25 @@ mod tests {
                 start.elapsed().as_millis()
             );
         }
-        if std::env::var_os("DFPN_RACE").is_some() {
-            for race in [false, true] {
-                let mut searcher = PuzzleSearcher::new(256);
-                searcher.race_dfpn = race;
-                let mut order: Vec<_> = sorted.clone();
-                for &n in &bounds {
-                    searcher.begin_turn(Some(limit));
-                    let before = searcher.stats();
-                    let start = std::time::Instant::now();
-                    let b = searcher.bound_holds(&pos, &mut order, n);
-                    let after = searcher.stats();
-                    println!(
-                        "n {n}: race {race} {b:?} {} nodes {} wall {} ms",
-                        after.nodes - before.nodes,
-                        after.wall_nodes() - before.wall_nodes(),
-                        start.elapsed().as_millis()
-                    );
-                }
-            }
-        }
-        if std::env::var_os("DFPN_AB").is_some() {
+        // The proof alone (`DFPN_AB` or `DFPN_RACE`), then raced against df-pn (`DFPN_RACE`).
+        let raced = std::env::var_os("DFPN_RACE").is_some();
+        let alone = raced || std::env::var_os("DFPN_AB").is_some();
+        let modes = [(false, alone), (true, raced)];
+        for race in modes.into_iter().filter(|m| m.1).map(|m| m.0) {
             let mut searcher = PuzzleSearcher::new(256);
+            searcher.race_dfpn = race;
             let mut order: Vec<_> = sorted.clone();
             for &n in &bounds {
                 searcher.begin_turn(Some(limit));
-                let before = searcher.stats().nodes;
+                let before = searcher.stats();
                 let start = std::time::Instant::now();
                 let b = searcher.bound_holds(&pos, &mut order, n);
+                let after = searcher.stats();
                 println!(
-                    "n {n}: alpha-beta {b:?} {} nodes {} ms",
-                    searcher.stats().nodes - before,
+                    "n {n}: {} {b:?} {} nodes {} wall {} ms",
+                    if race { "raced" } else { "alpha-beta" },
+                    after.nodes - before.nodes,
+                    after.wall_nodes() - before.wall_nodes(),
                     start.elapsed().as_millis()
                 );
             }

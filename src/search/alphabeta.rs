@@ -219,11 +219,7 @@ impl PuzzleSearcher {
 
     /// Whether the turn's deadline has passed, or the search was stopped from outside.
     pub(super) fn deadline_passed(&self) -> bool {
-        self.stop.is_set()
-            || self
-                .limits
-                .deadline
-                .is_some_and(|deadline| Instant::now() >= deadline)
+        self.stop.is_set_or_past(self.limits.deadline)
     }
 
     /// Whether the search must stop because the df-pn it races settled the question first.

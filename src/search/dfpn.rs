@@ -342,10 +342,7 @@ impl Dfpn {
         if self.nodes >= self.next_clock {
             self.next_clock = self.nodes + CLOCK_INTERVAL;
             let nodes = self.nodes;
-            if self.stop.is_set()
-                || self
-                    .deadline
-                    .is_some_and(|d| std::time::Instant::now() >= d)
+            if self.stop.is_set_or_past(self.deadline)
                 || self.race.as_mut().is_some_and(|r| r.must_stop(nodes))
             {
                 self.aborted = true;

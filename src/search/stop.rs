@@ -3,6 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
 /// A shared stop flag: clones share one flag. A search given one ends as if its deadline had
 /// passed once the flag is set, and a flag stays set. The default flag is never set by anyone
@@ -26,6 +27,13 @@ impl Stop {
     #[must_use]
     pub fn is_set(&self) -> bool {
         self.0.load(Ordering::Relaxed)
+    }
+
+    /// Whether the flag is set or `deadline`, if any, has passed: the one look at the clock of
+    /// every search.
+    #[must_use]
+    pub fn is_set_or_past(&self, deadline: Option<Instant>) -> bool {
+        self.is_set() || deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
 

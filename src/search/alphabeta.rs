@@ -117,11 +117,11 @@ pub struct PuzzleSearcher {
     /// The evaluation that chooses the moves a turn cannot prove (see
     /// [`choose_unproven`](Self::choose_unproven)); the puzzle set: the deepening's own move.
     pub(super) chooser: Evaluator,
-    /// The backward pass's df-pn (see [`dfpn`](super::dfpn)), made when it first asks: its
-    /// table lives for the rest of the game.
+    /// The df-pn of the bounded questions (see [`dfpn`](super::dfpn)), made when it first
+    /// asks: its table lives for the rest of the game.
     pub(super) dfpn: Option<Box<super::dfpn::Dfpn>>,
-    /// While the backward pass runs: each bounded question races df-pn on a second thread
-    /// against the alpha-beta proof ([`race_bound`](Self::race_bound)).
+    /// Whether each bounded question races df-pn on a second thread against the alpha-beta
+    /// proof ([`race_bound`](Self::race_bound)): the puzzle solver's turns and backward pass.
     pub(super) race_dfpn: bool,
     /// While this searcher's proof races df-pn on a question: its side of the race.
     pub(super) race: Option<super::race::Runner>,

@@ -355,8 +355,6 @@ impl Driver<'_> {
         if self.time_limited || self.turns.iter().all(|t| t.score.is_none() || t.proven) {
             return outcome;
         }
-        let turns_race = self.searcher.race_dfpn;
-        self.searcher.race_dfpn = true;
         let granted = self.budget.grant_repair();
         let end = self.searcher.stats().wall_nodes().saturating_add(granted);
         if matches!(outcome, Outcome::Repetition) {
@@ -483,7 +481,6 @@ impl Driver<'_> {
         if self.budget.out_of_time() {
             self.time_limited = true;
         }
-        self.searcher.race_dfpn = turns_race;
         outcome
     }
 

@@ -168,6 +168,16 @@ pub struct EngineArgs {
     #[arg(long = "no-repair")]
     pub no_repair: bool,
 
+    /// Measurement baseline: every bounded question by the alpha-beta proof alone, on one
+    /// thread.
+    ///
+    /// Without it each question ("a win within n plies?", "every other move lost within n?") is
+    /// asked at once of df-pn on a second thread, and the answer of whichever settles it first
+    /// counted in nodes is taken, so the line does not depend on the threads' timing. Proven
+    /// values are the same either way; unproven moves and the nodes differ.
+    #[arg(long = "no-race")]
+    pub no_race: bool,
+
     /// The evaluation that chooses the moves the solver cannot prove: `trained` (the default: the
     /// player's shipped weights choose among the moves the deepening scores within a quarter of a
     /// man of its best) or `puzzle` (the hand-written puzzle set of the proofs, the deepening's
@@ -221,6 +231,7 @@ pub fn solve_options(engine: &EngineArgs) -> Result<SolveOptions> {
             ordering: !engine.no_ordering,
             endgame_db: !engine.no_endgame_db,
             repair: !engine.no_repair,
+            race: !engine.no_race,
         },
         evaluator,
     })

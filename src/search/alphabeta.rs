@@ -51,6 +51,10 @@ pub struct Features {
     /// game again from one proven suboptimal; once a game drawn by repetition is over, look for
     /// the win of a side that looked clearly ahead (see [`repair`](super::repair)).
     pub repair: bool,
+    /// Ask each of the puzzle solver's bounded questions of df-pn on a second thread beside the
+    /// alpha-beta proof (see [`race`](super::race)); otherwise of the alpha-beta proof alone, on
+    /// one thread.
+    pub race: bool,
 }
 
 impl Default for Features {
@@ -60,6 +64,7 @@ impl Default for Features {
             ordering: true,
             endgame_db: true,
             repair: true,
+            race: true,
         }
     }
 }

@@ -1,5 +1,6 @@
-//! A depth-bounded df-pn (depth-first proof-number search) for the backward pass's questions
-//! (issue 23): "does the attacker win within `d` plies?".
+//! A depth-bounded df-pn (depth-first proof-number search) for the puzzle solver's bounded
+//! questions, its turns' and its backward pass's (issue 23): "does the attacker win within `d`
+//! plies?".
 //!
 //! It answers the same questions as the alpha-beta proof ([`proof`](super::proof)) and is far cheaper
 //! where the answer is yes and its proof tree is narrow for the attacker (a shorter win, or every

@@ -168,13 +168,13 @@ pub struct EngineArgs {
     #[arg(long = "no-repair")]
     pub no_repair: bool,
 
-    /// Measurement baseline: every bounded question by the alpha-beta proof alone, on one
-    /// thread.
+    /// Measurement baseline: the backward pass's bounded questions by the alpha-beta proof alone,
+    /// on one thread.
     ///
-    /// Without it each question ("a win within n plies?", "every other move lost within n?") is
-    /// asked at once of df-pn on a second thread, and the answer of whichever settles it first
-    /// counted in nodes is taken, so the line does not depend on the threads' timing. Proven
-    /// values are the same either way; unproven moves and the nodes differ.
+    /// Without it each of the pass's questions ("a shorter win?", "every other move lost within n
+    /// plies?") is asked at once of df-pn on a second thread, and the answer of whichever settles
+    /// it first counted in nodes is taken, so the line does not depend on the threads' timing.
+    /// Proven values are the same either way; unproven moves and the nodes differ.
     #[arg(long = "no-race")]
     pub no_race: bool,
 

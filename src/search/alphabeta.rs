@@ -51,9 +51,9 @@ pub struct Features {
     /// game again from one proven suboptimal; once a game drawn by repetition is over, look for
     /// the win of a side that looked clearly ahead (see [`repair`](super::repair)).
     pub repair: bool,
-    /// Ask each of the puzzle solver's bounded questions of df-pn on a second thread beside the
+    /// Ask each bounded question of the backward pass of df-pn on a second thread beside the
     /// alpha-beta proof (see [`race`](super::race)); otherwise of the alpha-beta proof alone, on
-    /// one thread.
+    /// one thread. The turns before the pass ask alpha-beta alone either way.
     pub race: bool,
 }
 
@@ -122,11 +122,12 @@ pub struct PuzzleSearcher {
     /// The evaluation that chooses the moves a turn cannot prove (see
     /// [`choose_unproven`](Self::choose_unproven)); the puzzle set: the deepening's own move.
     pub(super) chooser: Evaluator,
-    /// The df-pn of the bounded questions (see [`dfpn`](super::dfpn)), made when it first
-    /// asks: its table lives for the rest of the game.
+    /// The backward pass's df-pn (see [`dfpn`](super::dfpn)), made when it first asks: its
+    /// table lives for the rest of the game.
     pub(super) dfpn: Option<Box<super::dfpn::Dfpn>>,
-    /// Whether each bounded question races df-pn on a second thread against the alpha-beta
-    /// proof ([`race_bound`](Self::race_bound)): the puzzle solver's turns and backward pass.
+    /// While the backward pass runs (unless `Features::race` is off): each bounded question
+    /// races df-pn on a second thread against the alpha-beta proof
+    /// ([`race_bound`](Self::race_bound)).
     pub(super) race_dfpn: bool,
     /// While this searcher's proof races df-pn on a question: its side of the race.
     pub(super) race: Option<super::race::Runner>,

@@ -1,6 +1,5 @@
-//! A depth-bounded df-pn (depth-first proof-number search) for the puzzle solver's bounded
-//! questions, its turns' and its backward pass's (issue 23): "does the attacker win within `d`
-//! plies?".
+//! A depth-bounded df-pn (depth-first proof-number search) for the backward pass's questions
+//! (issue 23): "does the attacker win within `d` plies?".
 //!
 //! It answers the same questions as the alpha-beta proof ([`proof`](super::proof)) and is far cheaper
 //! where the answer is yes and its proof tree is narrow for the attacker (a shorter win, or every
@@ -25,14 +24,8 @@ use super::tt::Words;
 /// Infinite proof or disproof number.
 const INF: u32 = (1 << 28) - 1;
 
-/// Bits of the table's index at most: 2^22 buckets of four entries (16 bytes each), 256 MiB.
+/// Bits of the table's index: 2^22 buckets of four entries (16 bytes each), 256 MiB.
 const BUCKET_BITS: u32 = 22;
-
-/// Bits of the table's index at first: 2^14 buckets, 1 MiB. The table doubles whenever half its
-/// entries are taken, up to [`BUCKET_BITS`], so that a short question does not pay for (the
-/// pages of) a table of a long one; it grows at the same stores every time, so the search does
-/// not depend on timing.
-const FIRST_BITS: u32 = 14;
 
 /// Entries per bucket.
 const WAYS: usize = 4;
@@ -83,10 +76,6 @@ pub struct Dfpn {
     table: Words,
     /// Buckets less one (a power of two less one).
     mask: usize,
-    /// Entries taken.
-    used: usize,
-    /// Whether the table may still double (below [`BUCKET_BITS`], and the memory was had).
-    growable: bool,
     /// Positions whose moves were generated, over the searcher's life.
     pub nodes: u64,
     stop_at: u64,
@@ -108,16 +97,14 @@ impl Dfpn {
     /// A searcher with an empty table.
     #[must_use]
     pub fn new() -> Dfpn {
-        // The first size, or the largest power of two below it the memory allows.
-        let (table, bits) = (0..=FIRST_BITS)
+        // The full size, or the largest power of two below it the memory allows.
+        let (table, bits) = (0..=BUCKET_BITS)
             .rev()
             .find_map(|bits| Words::zeroed((2 * WAYS) << bits).map(|t| (t, bits)))
             .unwrap_or_else(|| (Words::Heap(vec![0; 2 * WAYS]), 0));
         Dfpn {
             table,
             mask: (1 << bits) - 1,
-            used: 0,
-            growable: bits == FIRST_BITS,
             nodes: 0,
             stop_at: u64::MAX,
             aborted: false,
@@ -295,7 +282,6 @@ impl Dfpn {
             }
             i
         } else if let Some(i) = bucket.iter().position(|s| s[0] == 0) {
-            self.used += 1;
             i
         } else if let Some(i) = bucket.iter().position(|s| !settled(unpack(s[1]).1)) {
             i
@@ -303,30 +289,6 @@ impl Dfpn {
             (key >> 40) as usize % WAYS
         };
         bucket[slot] = [key, pack(d, numbers)];
-        if self.growable && 2 * self.used > self.entries().len() {
-            self.grow();
-        }
-    }
-
-    /// Doubles the table, each entry moved to its bucket in the larger one (an old bucket's
-    /// entries go to two new buckets, so none is lost); stays as it is when the memory cannot be
-    /// had.
-    fn grow(&mut self) {
-        let mask = 2 * self.mask + 1;
-        let Some(mut table) = Words::zeroed(2 * WAYS * (mask + 1)) else {
-            self.growable = false;
-            return;
-        };
-        let new: &mut [[u64; 2]] = bytemuck::cast_slice_mut(&mut table);
-        for entry in self.entries().iter().filter(|e| e[0] != 0) {
-            let b = ((entry[0] >> 1) as usize & mask) * WAYS;
-            if let Some(slot) = new[b..b + WAYS].iter_mut().find(|s| s[0] == 0) {
-                *slot = *entry;
-            }
-        }
-        self.table = table;
-        self.mask = mask;
-        self.growable = mask < (1 << BUCKET_BITS) - 1;
     }
 
     /// The attacker's numbers of `pos` (its mover attacks when `or`) at bound `d`, searched
@@ -618,32 +580,6 @@ mod tests {
             }
         }
         assert_eq!(settled, 2);
-    }
-
-    /// The table starts small and doubles as it fills, keeping every entry: after a question
-    /// that grew it, doubling it once more keeps the same entries, and the question is then
-    /// answered again from the table alone.
-    #[test]
-    fn the_table_grows_and_keeps_what_it_knew() {
-        let text = std::fs::read("tests/data/issue23/right.txt").expect("board file");
-        let pos = crate::formats::board_text::parse_board(&text).expect("board");
-        let mut dfpn = Dfpn::new();
-        let first = dfpn.entries().len();
-        let answer = dfpn.bound(&pos, 26, 3_000_000);
-        assert_eq!(answer, Answer::Proven);
-        assert!(dfpn.entries().len() > first, "{}", dfpn.entries().len());
-        let taken = |d: &Dfpn| {
-            let mut e: Vec<[u64; 2]> = d.entries().iter().copied().filter(|e| e[0] != 0).collect();
-            e.sort_unstable();
-            e
-        };
-        let before = taken(&dfpn);
-        assert_eq!(before.len(), dfpn.used);
-        dfpn.grow();
-        assert_eq!(taken(&dfpn), before);
-        let nodes = dfpn.nodes;
-        assert_eq!(dfpn.bound(&pos, 26, 3_000_000), Answer::Proven);
-        assert_eq!(dfpn.nodes, nodes);
     }
 
     /// Asks df-pn and the alpha-beta proof one question of a solution's state:

@@ -196,8 +196,8 @@ impl PuzzleSearcher {
     /// Whether the value of `pos` reaches [`bound_at`]`(n)` (a win within `n`) or stays at or
     /// below it (a loss within `n`), by a null-window alpha-beta search at the mate bound; `None`
     /// if the limits stopped the search. A move that proves a win, or refutes a loss, is moved to
-    /// the front of `order` for the next bound. In the puzzle solver, df-pn races the alpha-beta
-    /// proof on the question ([`race_bound`](Self::race_bound)).
+    /// the front of `order` for the next bound. While the backward pass runs, df-pn races the
+    /// alpha-beta proof on the question ([`race_bound`](Self::race_bound)).
     pub(super) fn bound_holds(
         &mut self,
         pos: &Position,

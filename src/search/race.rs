@@ -1,6 +1,6 @@
 //! Two searches of one question side by side, on two threads, with a result that does not
-//! depend on their timing (issue 23: the puzzle solver's bounded questions, df-pn beside the
-//! alpha-beta proof).
+//! depend on their timing (issue 23: the backward pass's questions, df-pn beside the alpha-beta
+//! proof).
 //!
 //! Each search counts its own work (df-pn's nodes charged as the proof search's,
 //! `dfpn::NODE_WEIGHT`) and, at the points where it reads the clock,

@@ -19,8 +19,8 @@
 //! (`PuzzleSearcher::prove_split`, whose result does not depend on the threads' timing), with as
 //! many nodes again on each.
 //!
-//! Every bounded question of the pass ("a win within n?", "a loss within n?"), as every one of
-//! the turns', is asked of df-pn ([`dfpn`](super::dfpn)) on the second thread and of the
+//! Every bounded question of the pass ("a win within n?", "a loss within n?", in the turns it
+//! plays again too) is asked of df-pn ([`dfpn`](super::dfpn)) on the second thread and of the
 //! alpha-beta proof on this one at once, each with all the nodes the question has left; the first
 //! to settle it stops the other at a node checkpoint ([`race`](super::race)), so the result does
 //! not depend on the threads' timing. df-pn proves a shorter win, or every move losing within a
@@ -355,6 +355,7 @@ impl Driver<'_> {
         if self.time_limited || self.turns.iter().all(|t| t.score.is_none() || t.proven) {
             return outcome;
         }
+        self.searcher.race_dfpn = self.searcher.features.race;
         let granted = self.budget.grant_repair();
         let end = self.searcher.stats().wall_nodes().saturating_add(granted);
         if matches!(outcome, Outcome::Repetition) {
@@ -481,6 +482,7 @@ impl Driver<'_> {
         if self.budget.out_of_time() {
             self.time_limited = true;
         }
+        self.searcher.race_dfpn = false;
         outcome
     }
 

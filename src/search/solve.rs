@@ -167,7 +167,6 @@ pub fn solve_until(
     );
     let mut searcher = PuzzleSearcher::with_features(options.tt_megabytes, options.features);
     searcher.set_stop(stop.clone());
-    searcher.race_dfpn = options.features.race;
     searcher.set_endgame(endgame);
     searcher.set_evaluator(options.evaluator.clone());
     let mut driver = Driver {

@@ -9,9 +9,7 @@ use checkers::search::{Evaluator, Features, Limits, PuzzleSearcher, Score};
 
 /// Small budgets (the proof budget of `--time-limit 50 --nodes-per-second 20000 --nodes-per-move
 /// 2000`, with time to spare), so that most turns are guesses and a few late ones proofs. The
-/// unproven moves are the puzzle set's (`--eval puzzle`), and the bounded questions alpha-beta's
-/// alone (`--no-race`): the line below is that choice's. (Raced against df-pn at these budgets,
-/// the turns play a line of the same length that the pass leaves as long.)
+/// unproven moves are the puzzle set's (`--eval puzzle`): the line below is that choice's.
 fn small(repair: bool) -> SolveOptions {
     SolveOptions {
         time_limit: Duration::from_secs(500),
@@ -20,7 +18,6 @@ fn small(repair: bool) -> SolveOptions {
         evaluator: Evaluator::Puzzle,
         features: Features {
             repair,
-            race: false,
             ..Features::default()
         },
         ..SolveOptions::default()

@@ -11,7 +11,8 @@
 #                   $TMPDIR/checkers-bench-random-SEED-LIMIT, with -egdb when EGDB is set). The
 #                   run is resumable: a board with a result (NAME.result) is neither solved nor
 #                   verified again; a board whose line was written (NAME.solved) is only verified
-#                   again, so an interrupted verification is redone. Delete DIR to start afresh.
+#                   again, so an interrupted verification is redone (a verification killed, its
+#                   exit code 128 or more, leaves no result). Delete DIR to start afresh.
 #   VERIFY_SECONDS  verify's --max-seconds (default 300; its node budget, a million positions a
 #                   second, so verdicts do not depend on the load; the clock is a safety net).
 #   VERIFY_MB       verify's --max-mb (default 10000): each job's analysis stays within it.
@@ -100,6 +101,11 @@ solve_one() {
         "$bin" verify --inputfile "$board" --solution "$dir/$name.solution.txt" \
             --max-seconds "$verify_seconds" --max-mb "$verify_mb" $verify_egdb_args \
             >"$dir/$name.verdict.tmp" 2>&1 || rc=$?
+    fi
+    # Killed (a stopped session): no result, so that the next run verifies the board again.
+    if [ "$rc" -ge 128 ]; then
+        rm -f "$dir/$name.verdict.tmp"
+        return 0
     fi
     vms=$((($(date +%s%N) - start) / 1000000))
     case $(grep '^optimal:' "$dir/$name.verdict.tmp" || true) in

@@ -44,7 +44,7 @@ impl Guard {
         if self.hit.load(Ordering::Relaxed) {
             return true;
         }
-        let passed = self.stop.is_set() || self.deadline.is_some_and(|d| Instant::now() >= d);
+        let passed = self.stop.is_set_or_past(self.deadline);
         if passed {
             self.hit.store(true, Ordering::Relaxed);
         }

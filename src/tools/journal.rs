@@ -293,6 +293,9 @@ fn read_records(
     }
     let mut slots: Vec<Option<PlayedGame>> = vec![None; config.games];
     let mut keep = offset;
+    // The highest game beyond this match's count, with its line: records are appended as games
+    // end, so the first such record met depends on which job finished first.
+    let mut beyond: Option<(usize, usize)> = None;
     while let Some((i, line)) = lines.next() {
         let number = i + 1;
         let last = lines.peek().is_none();
@@ -300,12 +303,10 @@ fn read_records(
             Ok(game) => {
                 let index = game.index;
                 let Some(slot) = slots.get_mut(index) else {
-                    return Err(JournalError::Beyond {
-                        path: path.to_path_buf(),
-                        line: number,
-                        number: index + 1,
-                        games: config.games,
-                    });
+                    if beyond.is_none_or(|(highest, _)| index > highest) {
+                        beyond = Some((index, number));
+                    }
+                    continue;
                 };
                 if slot.is_some() {
                     return Err(damaged(
@@ -320,6 +321,14 @@ fn read_records(
             Err(RecordError::Checksum) if last => {}
             Err(e) => return Err(damaged(number, e.to_string())),
         }
+    }
+    if let Some((index, line)) = beyond {
+        return Err(JournalError::Beyond {
+            path: path.to_path_buf(),
+            line,
+            number: index + 1,
+            games: config.games,
+        });
     }
     Ok((slots.into_iter().flatten().collect(), keep))
 }

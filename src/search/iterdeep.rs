@@ -106,25 +106,29 @@ impl PuzzleSearcher {
         limits: Limits,
         known: Option<Score>,
     ) -> Option<PuzzleThought> {
-        self.think_known(pos, max_depth, limits, Known::exact(known))
+        self.think_known(pos, max_depth, limits, Known::exact(known), &[])
     }
 
     /// [`think`](Self::think) with all that earlier turns established about `pos`: when the turn
     /// proves no value of its own, its move is held to that knowledge within
     /// `limits.guard_nodes` (the guard of the `proof` module): a known win stays a win at least
     /// as short, and a side known not to lose within some plies plays a move that does not lose
-    /// within them.
+    /// within them. `seen` holds the positions of the game so far: a side clearly ahead that
+    /// cannot prove its win does not play back into one of them while another move keeps it
+    /// ahead (see the `unproven` module).
     pub fn think_known(
         &mut self,
         pos: &Position,
         max_depth: u32,
         limits: Limits,
         known: Known,
+        seen: &[Position],
     ) -> Option<PuzzleThought> {
         let mut thought = self.think_alone(pos, max_depth, limits, known.exact)?;
         // A side known to win keeps its win through the guard's proofs, whatever was chosen.
         if known.win_within.is_none() && !known.exact.is_some_and(Score::is_win) {
             self.choose_unproven(pos, &mut thought, max_depth);
+            self.avoid_repetition(pos, &mut thought, seen, max_depth);
         }
         let Some(score) = thought.score.filter(|_| !thought.proven) else {
             return Some(thought);

@@ -239,9 +239,13 @@ impl Driver<'_> {
                     win_within: self.win_within[side],
                     safe_within: self.safe_within[side],
                 };
-                let thought = self
-                    .searcher
-                    .think_known(&pos, self.max_depth, limits, known);
+                let thought = self.searcher.think_known(
+                    &pos,
+                    self.max_depth,
+                    limits,
+                    known,
+                    self.game.positions(),
+                );
                 // The soft deadline may have stopped one of the turn's searches before its
                 // nodes did: the move then depends on the machine's speed.
                 if self.budget.out_of_time() {

@@ -18,6 +18,13 @@
 //! saw less deep than the turn's own and played into losses the turn had seen (seeds 2611 and
 //! 2612 of `docs/performance.md`); the tie break had fewer lines refuted than the puzzle set's
 //! own move on fresh ones (`docs/random-boards.md`).
+//!
+//! The searches see positions, not the game: a repetition is no draw to them. So a side that
+//! looks clearly ahead and cannot prove its win may walk its kings back and forth until the game
+//! is drawn by threefold repetition (issue 23's random-20261127-058: red, three kings and two men
+//! against two kings, scored +460 on the move that repeated the position a third time, while it
+//! had a win in 17). Such a side does not play a move back into a position the game has seen
+//! while another move keeps it clearly ahead ([`avoid_repetition`](PuzzleSearcher::avoid_repetition)).
 
 use std::sync::Arc;
 
@@ -26,6 +33,7 @@ use crate::rules::moves::Move;
 use crate::rules::position::Position;
 
 use super::alphabeta::{Features, PuzzleSearcher};
+use super::budget::expected_winner;
 use super::eval::{Evaluator, MAN};
 use super::iterdeep::PuzzleThought;
 use super::score::Score;
@@ -36,6 +44,12 @@ const CHOICE_TT_MB: usize = 64;
 /// How far below the turn's best score (in the puzzle set's hundredths of a man, at the turn's
 /// depth) a move may score and still be one the trained tables choose among: a quarter of a man.
 pub(super) const TIE_MARGIN: i32 = MAN / 4;
+
+/// Most plies of a game during which a side clearly ahead avoids repeating a position: past
+/// them, a game one side cannot win (the searches score it ahead, but it is drawn) is let end in
+/// a repetition, which leaves the rest of the limit to the search for the win it gave away
+/// (`repair`). The longest line of seeds 1126 and 20261127 has 123 plies.
+pub const AVOID_REPETITION_PLIES: usize = 200;
 
 impl PuzzleSearcher {
     /// Replaces the move of an unproven `thought` for `pos` by the trained tables' choice among
@@ -93,6 +107,55 @@ impl PuzzleSearcher {
             return;
         }
         thought.best = done.best;
+    }
+
+    /// Keeps a side clearly ahead from playing back into a position of the game: when the
+    /// unproven `thought`'s move, scored [`PROOF_GUESS_MARGIN`] ahead without a game end, leads
+    /// to a position of `seen`, a deepening over the moves that do not, within the turn's node
+    /// budget (its nodes count as the turn's), chooses among them; its move, score and depth
+    /// replace the thought's when it keeps the side that far ahead (or finds a win). Nothing
+    /// changes otherwise, or once the game has [`AVOID_REPETITION_PLIES`] plies.
+    ///
+    /// [`PROOF_GUESS_MARGIN`]: super::budget::PROOF_GUESS_MARGIN
+    pub(super) fn avoid_repetition(
+        &mut self,
+        pos: &Position,
+        thought: &mut PuzzleThought,
+        seen: &[Position],
+        max_depth: u32,
+    ) {
+        if thought.proven
+            || thought.depth == 0
+            || seen.len() > AVOID_REPETITION_PLIES
+            || thought.score.is_some_and(|s| s.plies_to_end().is_some())
+            || expected_winner(thought.score) != Some(true)
+            || !seen.contains(&pos.play(thought.best))
+        {
+            return;
+        }
+        let fresh: Vec<Move> = movegen::sorted_legal_moves(pos)
+            .into_iter()
+            .filter(|&mv| !seen.contains(&pos.play(mv)))
+            .collect();
+        if fresh.is_empty() {
+            return;
+        }
+        self.begin_turn(self.limits.nodes);
+        let Some(done) = self.deepen(pos, &fresh, max_depth) else {
+            return;
+        };
+        let Some(score) = done.score else {
+            return;
+        };
+        let ahead = match score.plies_to_end() {
+            Some(_) => score.is_win(),
+            None => expected_winner(Some(score)) == Some(true),
+        };
+        if ahead {
+            thought.best = done.best;
+            thought.score = Some(score);
+            thought.depth = done.depth;
+        }
     }
 
     /// The moves of `sorted` (in that order) whose value at the turn's depth is at least

@@ -5,8 +5,9 @@
 use std::time::Duration;
 
 use checkers::formats::board_text::{parse_board, parse_solution};
+use checkers::formats::input::fen_puzzle;
 use checkers::search::solve::{solve, SolveOptions};
-use checkers::search::{Evaluator, Features};
+use checkers::search::{Evaluator, Features, Known, Limits, PuzzleSearcher, PuzzleThought};
 use checkers::Position;
 
 #[test]
@@ -67,4 +68,46 @@ fn unproven_moves_follow_the_evaluation_the_same_on_every_run() {
     assert_eq!(trained.states, again.states);
     assert_eq!(trained.stats.nodes, again.stats.nodes);
     assert_ne!(trained.states, puzzle.states);
+}
+
+/// A thought of `pos` by a fresh searcher at `depth` plies and a few thousand nodes (no proof
+/// search, no databases), with `seen` as the game's positions.
+fn shallow_thought(pos: &Position, depth: u32, seen: &[Position]) -> PuzzleThought {
+    let mut searcher = PuzzleSearcher::with_features(
+        1,
+        Features {
+            endgame_db: false,
+            ..Features::default()
+        },
+    );
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    searcher
+        .think_known(pos, depth, limits, Known::default(), seen)
+        .expect("a legal move")
+}
+
+#[test]
+fn a_side_clearly_ahead_does_not_play_back_into_a_position_of_the_game() {
+    // Red, three kings against one, cannot prove its win in 3 plies: an unproven move, scored
+    // clearly ahead.
+    let pos = fen_puzzle("W:WK14,K15,K18:BK1").expect("fen");
+    let first = shallow_thought(&pos, 3, &[]);
+    assert!(!first.proven);
+    assert!(first.score.is_some_and(|s| s.0 >= 150), "{first:?}");
+    // Had the game seen the position that move leads to, another move is played, as far ahead.
+    let seen = [pos, pos.play(first.best)];
+    let again = shallow_thought(&pos, 3, &seen);
+    assert_ne!(again.best, first.best);
+    assert!(!seen.contains(&pos.play(again.best)));
+    assert!(again.score.is_some_and(|s| s.0 >= 150), "{again:?}");
+    // A level board (a king each) repeats as it likes: a draw is what it expects.
+    let level = fen_puzzle("W:WK14:BK1").expect("fen");
+    let mv = shallow_thought(&level, 3, &[]).best;
+    assert_eq!(
+        shallow_thought(&level, 3, &[level, level.play(mv)]).best,
+        mv
+    );
 }

@@ -24,7 +24,7 @@
 //! is drawn by threefold repetition (issue 23's random-20261127-058: red, three kings and two men
 //! against two kings, scored +460 on the move that repeated the position a third time, while it
 //! had a win in 17). Such a side does not play a move back into a position the game has seen
-//! while another move keeps it clearly ahead ([`avoid_repetition`](PuzzleSearcher::avoid_repetition)).
+//! while another move keeps it clearly ahead (`PuzzleSearcher::avoid_repetition`).
 
 use std::sync::Arc;
 

@@ -113,9 +113,9 @@ impl PuzzleSearcher {
     /// proves no value of its own, its move is held to that knowledge within
     /// `limits.guard_nodes` (the guard of the `proof` module): a known win stays a win at least
     /// as short, and a side known not to lose within some plies plays a move that does not lose
-    /// within them. `seen` holds the positions of the game so far: a side clearly ahead that
-    /// cannot prove its win does not play back into one of them while another move keeps it
-    /// ahead (see the `unproven` module).
+    /// within them. `seen` holds the positions of the game the move could repeat: a side
+    /// clearly ahead that cannot prove its win does not play back into one of them while
+    /// another move keeps it ahead (see the `unproven` module).
     pub fn think_known(
         &mut self,
         pos: &Position,

@@ -12,6 +12,7 @@ use crate::search::budget::{
 };
 use crate::search::endgame::store::Store;
 use crate::search::endgame::{BuildError, EndgameDb};
+use crate::search::unproven::AVOID_REPETITION_PLIES;
 use crate::search::{
     Evaluator, Features, Known, PuzzleSearcher, PuzzleThought, Score, SearchStats, Stop,
 };
@@ -239,13 +240,15 @@ impl Driver<'_> {
                     win_within: self.win_within[side],
                     safe_within: self.safe_within[side],
                 };
-                let thought = self.searcher.think_known(
-                    &pos,
-                    self.max_depth,
-                    limits,
-                    known,
-                    self.game.positions(),
-                );
+                // The positions a move could repeat, while a side ahead still avoids them.
+                let seen = if self.game.ply() < AVOID_REPETITION_PLIES {
+                    self.game.reversible_tail()
+                } else {
+                    &[]
+                };
+                let thought = self
+                    .searcher
+                    .think_known(&pos, self.max_depth, limits, known, seen);
                 // The soft deadline may have stopped one of the turn's searches before its
                 // nodes did: the move then depends on the machine's speed.
                 if self.budget.out_of_time() {

@@ -114,7 +114,8 @@ impl PuzzleSearcher {
     /// to a position of `seen`, a deepening over the moves that do not, within the turn's node
     /// budget (its nodes count as the turn's), chooses among them; its move, score and depth
     /// replace the thought's when it keeps the side that far ahead (or finds a win). Nothing
-    /// changes otherwise, or once the game has [`AVOID_REPETITION_PLIES`] plies.
+    /// changes otherwise. The game passes the positions a move could repeat (its reversible
+    /// tail), and none once it has [`AVOID_REPETITION_PLIES`] plies.
     ///
     /// [`PROOF_GUESS_MARGIN`]: super::budget::PROOF_GUESS_MARGIN
     pub(super) fn avoid_repetition(
@@ -126,7 +127,6 @@ impl PuzzleSearcher {
     ) {
         if thought.proven
             || thought.depth == 0
-            || seen.len() > AVOID_REPETITION_PLIES
             || thought.score.is_some_and(|s| s.plies_to_end().is_some())
             || expected_winner(thought.score) != Some(true)
             || !seen.contains(&pos.play(thought.best))
@@ -147,11 +147,8 @@ impl PuzzleSearcher {
         let Some(score) = done.score else {
             return;
         };
-        let ahead = match score.plies_to_end() {
-            Some(_) => score.is_win(),
-            None => expected_winner(Some(score)) == Some(true),
-        };
-        if ahead {
+        // A win is scored far beyond the margin, a loss far below it.
+        if expected_winner(Some(score)) == Some(true) {
             thought.best = done.best;
             thought.score = Some(score);
             thought.depth = done.depth;

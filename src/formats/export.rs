@@ -156,6 +156,14 @@ pub fn summary(s: &Solution) -> String {
             s.endgame_positions as f64 / 1e6
         )
     };
+    let databases = if s.endgame_lookups == 0 {
+        databases
+    } else {
+        format!(
+            "{databases}; {} look-ups in database files, {} blocks read",
+            s.endgame_lookups, s.endgame_blocks_read
+        )
+    };
     let databases = match &s.endgame_error {
         Some(e) => format!("{databases}; {e}"),
         None => databases,

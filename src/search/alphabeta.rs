@@ -210,6 +210,12 @@ impl PuzzleSearcher {
         self.endgame.positions()
     }
 
+    /// Look-ups in the database files of the store so far, and the blocks they read.
+    #[must_use]
+    pub fn endgame_file_reads(&self) -> (u64, u64) {
+        (self.endgame.file_lookups(), self.endgame.blocks_read())
+    }
+
     /// The first endgame database build that failed other than by its deadline (a bug: the
     /// positions it would have covered were left to the search, never read as draws).
     #[must_use]

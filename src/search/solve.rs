@@ -91,6 +91,11 @@ pub struct Solution {
     pub tt_hit_rate: f64,
     /// Positions held by the endgame databases built for this game (0 if none).
     pub endgame_positions: usize,
+    /// Look-ups in the database files of the store (0 without one), and the blocks of those
+    /// files they read and decoded (each once while it stays in the cache).
+    pub endgame_lookups: u64,
+    /// See `endgame_lookups`.
+    pub endgame_blocks_read: u64,
     /// A database build that failed other than by the deadline (a bug, reported; its positions
     /// were searched instead).
     pub endgame_error: Option<BuildError>,
@@ -333,6 +338,8 @@ impl Driver<'_> {
             stats: self.searcher.stats(),
             tt_hit_rate: self.searcher.tt_hit_rate(),
             endgame_positions: self.searcher.endgame_positions(),
+            endgame_lookups: self.searcher.endgame_file_reads().0,
+            endgame_blocks_read: self.searcher.endgame_file_reads().1,
             endgame_error: self.searcher.endgame_error().cloned(),
             unproven,
             elapsed: started.elapsed(),

@@ -135,6 +135,12 @@ impl EndgameDb {
         self.probe.reads()
     }
 
+    /// Look-ups in the database files so far, whether their block was cached or read.
+    #[must_use]
+    pub fn file_lookups(&self) -> u64 {
+        self.probe.lookups()
+    }
+
     /// Whether `class` is held or can be read from the store.
     fn available(&self, class: Material) -> bool {
         let class = class.canonical();

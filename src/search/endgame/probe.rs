@@ -157,6 +157,11 @@ impl Probe {
         self.lock().reads
     }
 
+    /// Look-ups in the files so far (cached or not).
+    pub(super) fn lookups(&self) -> u64 {
+        self.lock().clock
+    }
+
     /// The first damaged file or block met, with why.
     pub(super) fn damaged(&self) -> Option<String> {
         self.lock().damaged.clone()

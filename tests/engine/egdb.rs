@@ -84,6 +84,22 @@ fn built_databases_are_reused_and_give_the_same_line() {
             "{name}"
         );
     }
+    // The summary says how much of the files the solve read.
+    let solved = checkers()
+        .arg("--egdb")
+        .arg(&store)
+        .arg("--inputfile")
+        .arg(puzzle("men-2-vs-king.txt"))
+        .arg("--outputfile")
+        .arg(dir.path().join("read.txt"))
+        .output()
+        .expect("runs");
+    let log = String::from_utf8_lossy(&solved.stderr);
+    assert!(solved.status.success(), "{log}");
+    assert!(
+        log.contains(" look-ups in database files, ") && log.contains(" blocks read"),
+        "{log}"
+    );
 }
 
 #[test]

@@ -320,6 +320,7 @@ impl Driver<'_> {
                 score: t.score,
             })
             .collect();
+        let (endgame_lookups, endgame_blocks_read) = self.searcher.endgame_file_reads();
         Solution {
             states: self.game.positions().to_vec(),
             root_score,
@@ -338,8 +339,8 @@ impl Driver<'_> {
             stats: self.searcher.stats(),
             tt_hit_rate: self.searcher.tt_hit_rate(),
             endgame_positions: self.searcher.endgame_positions(),
-            endgame_lookups: self.searcher.endgame_file_reads().0,
-            endgame_blocks_read: self.searcher.endgame_file_reads().1,
+            endgame_lookups,
+            endgame_blocks_read,
             endgame_error: self.searcher.endgame_error().cloned(),
             unproven,
             elapsed: started.elapsed(),

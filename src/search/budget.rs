@@ -3,13 +3,13 @@
 //! this module instead of repeating the figures.
 //!
 //! The rule, turn by turn ([`GameBudget::turn`]):
-//! - **Deadline**: [`RESERVE`] of the time limit is kept back; past the rest (the soft deadline)
-//!   the sides play quick searches of [`QUICK_DEPTH`] plies so that the game still ends. Every
-//!   search and database build stops at the soft deadline.
+//! - **Deadline**: [`DEADLINE_RESERVE`] of the time limit is kept back; past the rest (the soft
+//!   deadline) the sides play quick searches of [`QUICK_DEPTH`] plies so that the game still
+//!   ends. Every search and database build stops at the soft deadline.
 //! - **Deepening**: `--nodes-per-move` nodes, [`FIRST_TURN_FACTOR`] times as many on each side's
 //!   first turn.
 //! - **Proof share**: the game's proof budget is `--nodes-per-second` times the time limit less
-//!   the reserve ([`proof_budget`]). Of what is left of it, the game's first searched turn (the
+//!   [`RESERVE`] of it ([`proof_budget`]). Of what is left of it, the game's first searched turn (the
 //!   deciding turn: a line is proven only when it is) may spend one in [`DECIDING_PROOF_SHARE`],
 //!   the other side's first one in [`FIRST_PROOF_SHARE`], a later turn one in
 //!   [`LATER_PROOF_SHARE`] and only when its side's previous search saw a game end at most
@@ -57,8 +57,17 @@ pub const FIRST_TURN_FACTOR: u64 = 20;
 /// would make the line depend on the machine.
 pub const DEFAULT_NODES_PER_SECOND: u64 = 1_000_000;
 
-/// Fraction of the time limit kept in reserve for finishing the game quickly.
+/// Fraction of the time limit left out of the game's proof budget ([`proof_budget`]).
 pub const RESERVE: f64 = 0.15;
+
+/// Fraction of the time limit kept back for finishing the game quickly: the soft deadline is at
+/// the rest. The node budget does not depend on it, so a game that ends by its nodes plays the
+/// same line whatever it is; it only decides how much of the limit a slower machine may use
+/// before the game's line is cut. Finishing after the deadline took at most 0.6 s in 128 games
+/// cut by it (limits of 1 to 50 s, docs/performance.md), so 3 s of the default 50 leave a wide
+/// margin; at 15% (7.5 s, until 2026-11-28) one line in five of seed 20261127 met the deadline on
+/// a machine 1.4 times slower than the one the budget was tuned on.
+pub const DEADLINE_RESERVE: f64 = 0.06;
 
 /// Depth of the quick searches played once the soft deadline is past: shallow enough to be
 /// instant.
@@ -371,7 +380,7 @@ impl GameBudget {
         GameBudget {
             nodes_per_move,
             proof_total: proof_budget(time_limit, nodes_per_second),
-            soft_deadline: started + time_limit.mul_f64(1.0 - RESERVE),
+            soft_deadline: started + time_limit.mul_f64(1.0 - DEADLINE_RESERVE),
             searched: [false; 2],
             previous: [None; 2],
             line_proven: true,

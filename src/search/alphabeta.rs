@@ -131,6 +131,9 @@ pub struct PuzzleSearcher {
     pub(super) race_dfpn: bool,
     /// While this searcher's proof races df-pn on a question: its side of the race.
     pub(super) race: Option<super::race::Runner>,
+    /// The memory of the last split proof's tables, which the next split's copies of this
+    /// searcher's table reuse ([`split`](super::split)).
+    pub(super) spare_tables: Vec<super::tt::Words>,
 }
 
 /// Least remaining depth at which children are looked up in the table before searching
@@ -167,6 +170,7 @@ impl PuzzleSearcher {
             dfpn: None,
             race_dfpn: false,
             race: None,
+            spare_tables: Vec::new(),
         }
     }
 

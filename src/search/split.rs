@@ -24,6 +24,7 @@ use crate::rules::position::Position;
 use super::alphabeta::PuzzleSearcher;
 use super::proof::bound_at;
 use super::score::Score;
+use super::tt::{TranspositionTable, Words};
 
 /// Threads of the split: fixed, so that the budget a time limit gives (nodes per thread) and so
 /// the line are the same on every machine.
@@ -149,13 +150,37 @@ impl PuzzleSearcher {
         budget: u64,
     ) -> (SplitProof, MoveBounds) {
         let warm = self.tt.bytes().saturating_mul(sorted.len()) <= SPLIT_TT_BYTES;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(SPLIT_THREADS)
+            .build();
+        // Each move starts from what the one thread's proof learnt, when that fits: copies of
+        // up to a gigabyte, made on the pool's threads (the copying is a tenth of a long
+        // game's work: docs/performance.md).
+        let tables: Vec<Option<TranspositionTable>> = match (&pool, warm) {
+            (Ok(pool), true) => {
+                let spares: Vec<Option<Words>> = sorted
+                    .iter()
+                    .map(|_| self.spare_tables.pop())
+                    .collect();
+                let tt = &self.tt;
+                pool.install(|| {
+                    spares
+                        .into_par_iter()
+                        .map(|spare| Some(tt.copy_into(spare)))
+                        .collect()
+                })
+            }
+            (Err(_), true) => sorted.iter().map(|_| Some(self.tt.clone())).collect(),
+            (_, false) => sorted.iter().map(|_| None).collect(),
+        };
+        self.spare_tables.clear();
         let mut branches: Vec<Branch> = sorted
             .iter()
-            .map(|&mv| {
+            .zip(tables)
+            .map(|(&mv, table)| {
                 let mut searcher = PuzzleSearcher::with_features(BRANCH_TT_MB, self.features);
-                // Each move starts from what the one thread's proof learnt, when that fits.
-                if warm {
-                    searcher.tt = self.tt.clone();
+                if let Some(tt) = table {
+                    searcher.tt = tt;
                 }
                 searcher.endgame = self.endgame.clone();
                 searcher.stop = self.stop.clone();
@@ -174,9 +199,6 @@ impl PuzzleSearcher {
                 }
             })
             .collect();
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(SPLIT_THREADS)
-            .build();
         let mut round = (budget / (FIRST_ROUND_SHARE * sorted.len() as u64)).max(1);
         let mut spent = 0u64;
         let result = loop {
@@ -212,7 +234,17 @@ impl PuzzleSearcher {
         let nodes: u64 = branches.iter().map(|b| b.searcher.stats.nodes).sum();
         self.stats.nodes += nodes;
         self.stats.split_nodes += nodes;
-        (result, MoveBounds::of(&branches))
+        let bounds = MoveBounds::of(&branches);
+        // The moves' tables become the memory of the next split's copies, up to their limit.
+        let mut kept = 0usize;
+        for branch in branches {
+            kept = kept.saturating_add(branch.searcher.tt.bytes());
+            if kept > SPLIT_TT_BYTES {
+                break;
+            }
+            self.spare_tables.push(branch.searcher.tt.into_words());
+        }
+        (result, bounds)
     }
 }
 

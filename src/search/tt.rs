@@ -270,6 +270,35 @@ impl TranspositionTable {
         }
     }
 
+    /// A copy of this table written into `spare` (the words of a table no longer needed, see
+    /// [`into_words`](Self::into_words)) when it has this table's size; otherwise into new
+    /// memory, as [`clone`](Clone::clone) does. The same table either way: reusing the words
+    /// only saves the system zeroing fresh pages that the copy then overwrites.
+    #[must_use]
+    pub(super) fn copy_into(&self, spare: Option<Words>) -> TranspositionTable {
+        match spare {
+            Some(mut words) if words.len() == self.words.len() => {
+                words.copy_from_slice(&self.words);
+                TranspositionTable {
+                    words,
+                    mask: self.mask,
+                    max_buckets: self.max_buckets,
+                    used: self.used,
+                    generation: self.generation,
+                    probes: self.probes,
+                    hits: self.hits,
+                }
+            }
+            _ => self.clone(),
+        }
+    }
+
+    /// The table's memory, for [`copy_into`](Self::copy_into) to reuse.
+    #[must_use]
+    pub(super) fn into_words(self) -> Words {
+        self.words
+    }
+
     /// Fraction of probes that found an entry, for statistics.
     #[must_use]
     pub fn hit_rate(&self) -> f64 {

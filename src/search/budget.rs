@@ -63,7 +63,7 @@ pub const RESERVE: f64 = 0.15;
 /// Fraction of the time limit kept back for finishing the game quickly: the soft deadline is at
 /// the rest. The node budget does not depend on it, so a game that ends by its nodes plays the
 /// same line whatever it is; it only decides how much of the limit a slower machine may use
-/// before the game's line is cut. Finishing after the deadline took at most 0.6 s in 128 games
+/// before the game's line is cut. Finishing after the deadline took at most 0.62 s in 152 games
 /// cut by it (limits of 1 to 50 s, docs/performance.md), so 3 s of the default 50 leave a wide
 /// margin; at 15% (7.5 s, until 2026-11-28) one line in five of seed 20261127 met the deadline on
 /// a machine 1.4 times slower than the one the budget was tuned on.

@@ -9,8 +9,8 @@
 //! - **Deepening**: `--nodes-per-move` nodes, [`FIRST_TURN_FACTOR`] times as many on each side's
 //!   first turn.
 //! - **Proof share**: the game's proof budget is `--nodes-per-second` times the time limit less
-//!   [`RESERVE`] of it ([`proof_budget`]). Of what is left of it, the game's first searched turn (the
-//!   deciding turn: a line is proven only when it is) may spend one in [`DECIDING_PROOF_SHARE`],
+//!   [`RESERVE`] of it ([`proof_budget`]). Of what is left of it, the game's first searched turn
+//!   (the deciding turn: a line is proven only when it is) may spend one in [`DECIDING_PROOF_SHARE`],
 //!   the other side's first one in [`FIRST_PROOF_SHARE`], a later turn one in
 //!   [`LATER_PROOF_SHARE`] and only when its side's previous search saw a game end at most
 //!   [`PROOF_REACH_PLIES`] beyond the bound it reached ([`in_reach`]). A turn whose deepening

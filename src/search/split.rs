@@ -154,14 +154,12 @@ impl PuzzleSearcher {
             .num_threads(SPLIT_THREADS)
             .build();
         // Each move starts from what the one thread's proof learnt, when that fits: copies of
-        // up to a gigabyte, made on the pool's threads (the copying is a tenth of a long
-        // game's work: docs/performance.md).
+        // up to a gigabyte, made on the pool's threads (on one thread into fresh memory, they
+        // were a tenth of a long game's forward work: docs/performance.md).
         let tables: Vec<Option<TranspositionTable>> = match (&pool, warm) {
             (Ok(pool), true) => {
-                let spares: Vec<Option<Words>> = sorted
-                    .iter()
-                    .map(|_| self.spare_tables.pop())
-                    .collect();
+                let spares: Vec<Option<Words>> =
+                    sorted.iter().map(|_| self.spare_tables.pop()).collect();
                 let tt = &self.tt;
                 pool.install(|| {
                     spares

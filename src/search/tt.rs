@@ -279,15 +279,7 @@ impl TranspositionTable {
         match spare {
             Some(mut words) if words.len() == self.words.len() => {
                 words.copy_from_slice(&self.words);
-                TranspositionTable {
-                    words,
-                    mask: self.mask,
-                    max_buckets: self.max_buckets,
-                    used: self.used,
-                    generation: self.generation,
-                    probes: self.probes,
-                    hits: self.hits,
-                }
+                TranspositionTable { words, ..*self }
             }
             _ => self.clone(),
         }

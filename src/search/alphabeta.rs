@@ -83,15 +83,21 @@ pub struct SearchStats {
     /// Of the nodes, those searched beside another thread's as many ([`race`](super::race)):
     /// one thread's work counts the longer of the two.
     pub parallel_nodes: u64,
+    /// Nodes charged for the endgame databases built (not positions visited, so not among
+    /// `nodes`): the search time a build of that many index slots takes, one node for
+    /// [`BUILD_SLOTS_PER_NODE`](super::budget::BUILD_SLOTS_PER_NODE) slots.
+    pub build_nodes: u64,
 }
 
 impl SearchStats {
     /// The nodes counted as one thread's work: a split proof's nodes shared out over its
-    /// threads. What the game's budget of nodes derived from its time limit is charged.
+    /// threads, and the nodes charged for database builds. What the game's budget of nodes
+    /// derived from its time limit is charged.
     #[must_use]
     pub fn wall_nodes(&self) -> u64 {
         self.nodes - self.split_nodes + self.split_nodes / super::split::SPLIT_THREADS as u64
             - self.parallel_nodes
+            + self.build_nodes
     }
 }
 

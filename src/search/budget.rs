@@ -32,8 +32,9 @@
 //!   clearly ahead, within [`CAPTURE_BUILD_SLOTS`]. A build starts only when it looks to fit [`BUILD_SHARE`] of the time left at
 //!   [`BUILD_NANOS_PER_SLOT`] (at [`DECIDING_BUILD_NANOS_PER_SLOT`] on the deciding turn where a
 //!   side looks clearly ahead and the build settles the position: [`build_nanos_per_slot`]), and once one gave up, later ones are held to [`build_ceiling`] of
-//!   its slots. (How a build under way measures its pace and gives up is the database's own
-//!   affair, in `endgame/build.rs`.)
+//!   its slots. A build is charged to the game's budget, one node for
+//!   [`BUILD_SLOTS_PER_NODE`] index slots built. (How a build under way measures its pace and
+//!   gives up is the database's own affair, in `endgame/build.rs`.)
 //! - **The backward pass** (`repair`, after a won game with unproven moves): a second proof
 //!   budget, [`REPAIR_SHARE`] of the game's ([`GameBudget::grant_repair`]), for its questions
 //!   and the turns of the games it plays again, which take their shares of the budget so raised.
@@ -181,6 +182,15 @@ pub const BUILD_NANOS_PER_SLOT: u64 = 200;
 /// cores); on a loaded machine the build's own pace gives it up after its first classes
 /// (`endgame/build.rs`).
 pub const DECIDING_BUILD_NANOS_PER_SLOT: u64 = 100;
+
+/// Index slots of a database build charged as one node of the game's budget
+/// (`SearchStats::build_nodes`, counted among the wall nodes the budget spends): a build takes
+/// about 100 ns a slot on two idle cores ([`DECIDING_BUILD_NANOS_PER_SLOT`]) where the search
+/// takes about 200 to 300 ns a node counted (3.4 to 4.8 M nodes a second, counted per thread),
+/// so two slots cost about a node's time. Without the charge a game that built databases
+/// searched its whole budget besides the build: random-20261127-052 built 103.4 M slots and met
+/// the soft deadline with 121 M nodes searched, where games without builds search over 200 M.
+pub const BUILD_SLOTS_PER_NODE: u64 = 2;
 
 /// Share of the time left before the turn's deadline that a database build may take: when it
 /// does not finish, the rest of the game keeps the remainder.

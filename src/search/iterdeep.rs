@@ -341,7 +341,9 @@ impl PuzzleSearcher {
         let Some(endgame) = Arc::get_mut(&mut self.endgame) else {
             return false;
         };
+        let before = endgame.analysed();
         let built = endgame.build_quick_kings_until(pos, deadline);
+        self.charge_build(before);
         self.note_build(built)
     }
 
@@ -374,13 +376,23 @@ impl PuzzleSearcher {
         let Some(endgame) = Arc::get_mut(&mut self.endgame) else {
             return false;
         };
+        let before = endgame.analysed();
         let built = endgame.build_classes_for_until(pos, deadline);
+        self.charge_build(before);
         if built == Err(BuildError::Cancelled) {
             self.build_ceiling = Some(budget::build_ceiling(slots));
         }
         let finished = built == Ok(true);
         self.note_build(built);
         finished
+    }
+
+    /// Charges the game's budget for the index slots built since the databases had built
+    /// `before` ([`budget::BUILD_SLOTS_PER_NODE`]): a build's time is then not free of the
+    /// budget that the time limit sets.
+    fn charge_build(&mut self, before: usize) {
+        let slots = self.endgame.analysed().saturating_sub(before) as u64;
+        self.stats.build_nodes += slots / budget::BUILD_SLOTS_PER_NODE;
     }
 
     /// Whether a build succeeded; a failure other than the deadline is kept for the report.

@@ -2,9 +2,12 @@
 //! settles): a small part of its proof budget, and no endgame database build beyond its cap.
 
 use checkers::formats::board_text::parse_board;
+use checkers::formats::input::fen_puzzle;
 use checkers::rules::game::Outcome;
 use checkers::rules::movegen;
-use checkers::search::budget::{build_caps, DECIDING_LEVEL_BUILD_SLOTS, LEVEL_PROOF_SHARE};
+use checkers::search::budget::{
+    build_caps, BUILD_SLOTS_PER_NODE, DECIDING_LEVEL_BUILD_SLOTS, LEVEL_PROOF_SHARE,
+};
 use checkers::search::endgame::EndgameDb;
 use checkers::search::solve::{solve, SolveOptions};
 use checkers::search::{Limits, PuzzleSearcher, Score};
@@ -85,4 +88,23 @@ fn a_proven_turn_keeps_the_next_proof_in_reach() {
     assert_eq!(solution.outcome, Outcome::Win { winner: Color::Red });
     assert_eq!(solution.moves(), 17);
     assert!(solution.proven, "{:?}", solution.unproven);
+}
+
+/// A database build is charged to the game's budget: its index slots, counted among the nodes
+/// the budget spends (`wall_nodes`), though no position was searched.
+#[test]
+fn a_database_build_is_charged_to_the_budget() {
+    // Three kings against two: the quick kings-only build covers it at once.
+    let pos = fen_puzzle("W:WK14,K15,K18:BK1,K3").expect("fen");
+    let mut searcher = PuzzleSearcher::new(16);
+    let limits = Limits {
+        nodes: Some(20_000),
+        ..Limits::default()
+    };
+    searcher.think(&pos, 60, limits, None).expect("red moves");
+    let stats = searcher.stats();
+    let built = searcher.endgame_positions() as u64;
+    assert!(built > 1_000_000, "{built} slots built");
+    assert_eq!(stats.build_nodes, built / BUILD_SLOTS_PER_NODE);
+    assert!(stats.wall_nodes() >= stats.nodes + stats.build_nodes - stats.split_nodes);
 }

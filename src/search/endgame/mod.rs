@@ -85,6 +85,9 @@ pub struct EndgameDb {
     reach: Option<Reach>,
     /// Index slots built or analysed by this value (not read from the store).
     analysed: usize,
+    /// Most pieces of a position any table held in memory covers (0 before the first):
+    /// [`score`](Self::score) answers a position of more at once, without converting it.
+    most_pieces: usize,
     /// The store's files opened for look-ups of one block at a time.
     probe: Probe,
     /// Stops a build from outside, as its deadline does.
@@ -105,6 +108,17 @@ impl EndgameDb {
     /// Makes every later build give up once `stop` is set, as at its deadline.
     pub fn set_stop(&mut self, stop: Stop) {
         self.stop = stop;
+    }
+
+    /// Holds `table`, the whole class `class`, in memory.
+    fn insert_class(&mut self, class: Material, table: Table) {
+        self.hold(class);
+        self.classes.insert(class, table);
+    }
+
+    /// Notes that a table of `class` is held in memory (`most_pieces`).
+    pub(super) fn hold(&mut self, class: Material) {
+        self.most_pieces = self.most_pieces.max(class.reds() + class.blacks());
     }
 
     /// The store read from, if any.
@@ -174,7 +188,7 @@ impl EndgameDb {
         if let Some(store) = &self.store {
             match store.load(class) {
                 Ok(Some(table)) => {
-                    self.classes.insert(class, table);
+                    self.insert_class(class, table);
                     return Ok(());
                 }
                 Ok(None) => {}
@@ -189,7 +203,7 @@ impl EndgameDb {
             // Only a cache: a file that cannot be written is built again next time.
             let _ = store.save(class, &table);
         }
-        self.classes.insert(class, table);
+        self.insert_class(class, table);
         Ok(())
     }
 
@@ -350,9 +364,13 @@ impl EndgameDb {
     pub fn score(&self, pos: &Position, ply: usize) -> Option<Score> {
         // The search asks at every node once a database exists: most positions have too many
         // pieces, which one count tells before the pieces are converted.
-        if (self.classes.is_empty() && self.reach.is_none() && self.store.is_none())
-            || pos.occupied().count() as usize > 2 * MAX_GROUP
-        {
+        let pieces = pos.occupied().count() as usize;
+        let covered = if self.store.is_some() {
+            2 * MAX_GROUP
+        } else {
+            self.most_pieces
+        };
+        if pieces > covered {
             return None;
         }
         let raw = self.raw(Pieces::of(pos)?)?;

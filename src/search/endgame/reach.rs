@@ -354,8 +354,11 @@ impl EndgameDb {
                 }
             };
             if extent == Extent::Whole {
-                self.classes.insert(step.class, table);
-            } else if let Some(reach) = &mut self.reach {
+                self.insert_class(step.class, table);
+                continue;
+            }
+            self.hold(step.class);
+            if let Some(reach) = &mut self.reach {
                 reach.tables.insert(step.class, (step.layout, table));
             }
         }
@@ -475,7 +478,7 @@ mod tests {
             if class.groups()[1] + class.groups()[3] == 0 {
                 let built = whole.build(class, &Guard::until(None)).expect("built");
                 assert_eq!(built, table, "{class}");
-                whole.classes.insert(class, built);
+                whole.insert_class(class, built);
             }
         }
         let mut second = EndgameDb::with_store(Store::new(dir.path()));

@@ -675,7 +675,7 @@ mod tests {
         let classes = Material::all_up_to(4, MAX_GROUP);
         for &class in classes.iter().filter(|c| c.is_canonical()) {
             let table = db.build(class, &guard).expect("built");
-            db.classes.insert(class, table);
+            db.insert_class(class, table);
         }
         let mut compared = 0;
         let mut decided = 0;
@@ -713,7 +713,7 @@ mod tests {
         for &class in classes.iter().filter(|c| c.reds() + c.blacks() < 4) {
             if class.groups()[1] + class.groups()[3] == 0 {
                 let table = db.build(class, &guard).expect("built");
-                db.classes.insert(class, table);
+                db.insert_class(class, table);
             }
         }
         let whole = Layout::whole(two_each);

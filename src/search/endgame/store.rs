@@ -396,7 +396,7 @@ impl EndgameDb {
             } else {
                 match store.load(class) {
                     Ok(Some(table)) => {
-                        self.classes.insert(class, table);
+                        self.insert_class(class, table);
                         true
                     }
                     Ok(None) => false,
@@ -424,7 +424,7 @@ impl EndgameDb {
                 })?;
                 store.save(class, &table)?;
                 if size < top || needed_later(&class) {
-                    self.classes.insert(class, table);
+                    self.insert_class(class, table);
                 }
             }
             let file_bytes = fs::metadata(store.path(class)).map_or(0, |m| m.len());
@@ -480,7 +480,7 @@ impl EndgameDb {
                     path: store.path(source),
                     reason: format!("missing: {source} must be built before {class}"),
                 })?;
-                self.classes.insert(source, table);
+                self.insert_class(source, table);
             }
             let table =
                 self.build(class, &Guard::until(None))
@@ -541,7 +541,7 @@ mod tests {
                 continue;
             }
             let table = db.build(class, &guard).expect("smaller classes first");
-            db.classes.insert(class, table);
+            db.insert_class(class, table);
         }
         db
     }

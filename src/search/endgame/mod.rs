@@ -85,8 +85,9 @@ pub struct EndgameDb {
     reach: Option<Reach>,
     /// Index slots built or analysed by this value (not read from the store).
     analysed: usize,
-    /// Most pieces of a position any table held in memory covers (0 before the first):
-    /// [`score`](Self::score) answers a position of more at once, without converting it.
+    /// Most pieces of a position any table covers, held in memory or with a file in the store
+    /// when it was opened (0 before the first): [`score`](Self::score) answers a position of
+    /// more at once, without converting it.
     most_pieces: usize,
     /// The store's files opened for look-ups of one block at a time.
     probe: Probe,
@@ -100,6 +101,7 @@ impl EndgameDb {
     #[must_use]
     pub fn with_store(store: Store) -> EndgameDb {
         EndgameDb {
+            most_pieces: store.most_pieces(2 * MAX_GROUP),
             store: Some(store),
             ..EndgameDb::default()
         }
@@ -364,13 +366,7 @@ impl EndgameDb {
     pub fn score(&self, pos: &Position, ply: usize) -> Option<Score> {
         // The search asks at every node once a database exists: most positions have too many
         // pieces, which one count tells before the pieces are converted.
-        let pieces = pos.occupied().count() as usize;
-        let covered = if self.store.is_some() {
-            2 * MAX_GROUP
-        } else {
-            self.most_pieces
-        };
-        if pieces > covered {
+        if pos.occupied().count() as usize > self.most_pieces {
             return None;
         }
         let raw = self.raw(Pieces::of(pos)?)?;

@@ -138,6 +138,23 @@ impl Store {
         }
     }
 
+    /// Most pieces of a class with a file in the directory (0 for none; from the files' names,
+    /// as [`path_of`](Self::path_of) writes them). A name ending in `.egdb` that does not parse
+    /// counts as the most any table holds, so that no look-up is passed over for it.
+    pub(super) fn most_pieces(&self, most: usize) -> usize {
+        let Ok(entries) = fs::read_dir(&self.dir) else {
+            return 0;
+        };
+        entries
+            .filter_map(|e| {
+                let name = e.ok()?.file_name().into_string().ok()?;
+                let stem = name.strip_suffix(".egdb")?;
+                Some(class_pieces(stem).unwrap_or(most))
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The men placements that files of reachable positions were analysed from, sorted (from
     /// their names; a name that does not parse is ignored).
     pub(super) fn reach_keys(&self) -> Vec<[u32; 2]> {
@@ -286,6 +303,26 @@ pub struct BuildPlan {
 /// its crowning byte (see `retro`), the lists of positions by distance (four bytes for about
 /// half of them at once), and its compressed copy while it is written.
 const BUILD_BYTES_PER_POSITION: usize = 6;
+
+/// Pieces of the class a file's name (without `.egdb`) is of: `2K1M-v-2K`, with `.half` or
+/// `@key` after it for a halved or reachable-only file.
+fn class_pieces(stem: &str) -> Option<usize> {
+    let class = stem.split(['@', '.']).next()?;
+    let (red, black) = class.split_once("-v-")?;
+    let side = |text: &str| -> Option<usize> {
+        let mut total = 0;
+        let mut digits = String::new();
+        for c in text.chars() {
+            match c {
+                '0'..='9' => digits.push(c),
+                'K' | 'M' => total += std::mem::take(&mut digits).parse::<usize>().ok()?,
+                _ => return None,
+            }
+        }
+        digits.is_empty().then_some(total)
+    };
+    Some(side(red)? + side(black)?)
+}
 
 /// The classes a build of `class` reads: every class of fewer pieces it leads to (captures),
 /// and those of as many pieces with one more king (crownings), canonical.
@@ -531,6 +568,25 @@ mod tests {
     use crate::rules::piece::Color;
     use crate::rules::position::Position;
     use crate::rules::square::Square;
+
+    #[test]
+    fn file_names_give_their_class_pieces() {
+        assert_eq!(class_pieces("1K-v-1K"), Some(2));
+        assert_eq!(class_pieces("2K1M-v-3M"), Some(6));
+        assert_eq!(class_pieces("12K-v-1M.half"), Some(13));
+        assert_eq!(class_pieces("3K-v-2K1M@0000000f-00000a00"), Some(6));
+        assert_eq!(class_pieces("2K-v"), None);
+        assert_eq!(class_pieces("2KM-v-1K"), None);
+        assert_eq!(class_pieces("2K1-v-1K"), None);
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let store = Store::new(dir.path());
+        assert_eq!(store.most_pieces(10), 0);
+        std::fs::write(dir.path().join("2K-v-1K.egdb"), b"").expect("write");
+        std::fs::write(dir.path().join("notes.txt"), b"").expect("write");
+        assert_eq!(store.most_pieces(10), 3);
+        std::fs::write(dir.path().join("odd.egdb"), b"").expect("write");
+        assert_eq!(store.most_pieces(10), 10);
+    }
 
     /// A fresh build of every class of at most `pieces` pieces, in memory.
     fn fresh(pieces: usize) -> EndgameDb {

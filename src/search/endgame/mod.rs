@@ -112,7 +112,8 @@ impl EndgameDb {
         self.stop = stop;
     }
 
-    /// Holds `table`, the whole class `class`, in memory.
+    /// Holds `table`, the whole class `class`, in memory: every table enters `classes` here, so
+    /// that `most_pieces` covers it.
     fn insert_class(&mut self, class: Material, table: Table) {
         self.hold(class);
         self.classes.insert(class, table);
@@ -450,12 +451,12 @@ impl EndgameDb {
         needed.push(class);
         self.classes.retain(|c, _| needed.contains(c));
         for &c in &needed {
-            if let std::collections::hash_map::Entry::Vacant(e) = self.classes.entry(c) {
+            if !self.classes.contains_key(&c) {
                 let table = store.load(c)?.ok_or_else(|| store::StoreError::Damaged {
                     path: store.path(c),
                     reason: "missing".to_string(),
                 })?;
-                e.insert(table);
+                self.insert_class(c, table);
             }
         }
         let file_bytes = std::fs::metadata(store.path(class)).map_or(0, |m| m.len());

@@ -447,10 +447,9 @@ impl EndgameDb {
             let began = std::time::Instant::now();
             if !kept {
                 for source in sources(class) {
-                    if let std::collections::hash_map::Entry::Vacant(e) = self.classes.entry(source)
-                    {
+                    if !self.classes.contains_key(&source) {
                         if let Some(table) = store.load(source)? {
-                            e.insert(table);
+                            self.insert_class(source, table);
                         }
                     }
                 }

@@ -288,9 +288,8 @@ impl PuzzleSearcher {
         if ply + 1 >= MAX_PLY || (depth <= 0 && !moves[0].is_capture()) {
             return self.horizon.evaluate(pos);
         }
-        // Mate-distance bounds: nothing here can beat winning next ply, and a side with a move
-        // cannot lose before the ply after next.
-        let alpha_floor = alpha.max(Score::lost_at(ply + 2));
+        // Mate-distance bounds: nothing here can beat winning next ply or lose before now.
+        let alpha_floor = alpha.max(Score::lost_at(ply));
         let beta_ceiling = beta.min(Score::won_at(ply + 1));
         if alpha_floor >= beta_ceiling {
             return alpha_floor;

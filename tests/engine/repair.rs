@@ -35,30 +35,31 @@ fn black_wins(solution: &Solution) -> bool {
 
 #[test]
 fn a_late_unproven_move_proven_suboptimal_is_replaced() {
-    // random-9001-030 (seed 9001 of `bench --random`, 12 pieces): at these budgets black's move
-    // 16 (state 15) wins in 11 plies where black can win in 7.
+    // random-9001-030 (seed 9001 of `bench --random`, 12 pieces): at these budgets red's move 15
+    // loses in 8 plies where red can hold out for 12.
     let board = std::fs::read("tests/data/repair/random-9001-030.txt").expect("board");
     let pos = parse_board(&board).expect("board");
     let before = solve(pos, &small(false));
     let after = solve(pos, &small(true));
     assert!(!before.time_limited && !after.time_limited);
     assert!(black_wins(&before) && black_wins(&after));
-    let mistake = 15;
-    assert_eq!(before.moves() - mistake, 11);
-    // A search of its own proves the position before the move a win in 7 for black.
+    let mistake = 14;
+    assert_eq!(before.moves() - mistake, 8);
+    // A search of its own proves the position before the move a loss in 12 for red.
     let mut searcher = PuzzleSearcher::new(16);
     let thought = searcher
         .think(&before.states[mistake], 40, Limits::default(), None)
         .expect("a legal move");
     assert!(thought.proven);
-    assert_eq!(thought.score, Some(Score::won_at(7)));
+    assert_eq!(thought.score, Some(Score::lost_at(12)));
     // The repaired line never plays the move from that position: the pass replaced it with the
-    // proven one (black then wins in those 7 plies), then went on to earlier moves, whose
-    // questions (a shorter win, a longer resistance) change the line before the mistake too.
+    // proven one (red then holds out for those 12 plies), then went on to earlier moves, and
+    // since issue 23's shorter-win questions it finds black's win in 11 at move 12 (15 in the
+    // line) and a longer resistance for red before it, which change the line before the mistake.
     let mistaken = (before.states[mistake], before.states[mistake + 1]);
     assert!(!after.states.windows(2).any(|w| (w[0], w[1]) == mistaken));
     if after.states[..=mistake] == before.states[..=mistake] {
-        assert_eq!(after.moves() - mistake, 7);
+        assert_eq!(after.moves() - mistake, 12);
     }
     assert_ne!(after.states, before.states);
 }
@@ -78,4 +79,3 @@ fn a_won_looking_draw_is_played_again_from_the_first_win_found() {
     assert!(black_wins(&solution));
     assert_eq!(solution.moves(), 22);
 }
-

@@ -120,7 +120,7 @@ impl EndgameDb {
     }
 
     /// Notes that a table of `class` is held in memory (`most_pieces`).
-    pub(super) fn hold(&mut self, class: Material) {
+    fn hold(&mut self, class: Material) {
         self.most_pieces = self.most_pieces.max(class.reds() + class.blacks());
     }
 

@@ -1,5 +1,5 @@
 //! The CSCI561 agent and its referee through real files and processes: the assignment's five
-//! published examples (from `../shared/PROTOCOLS.md`), bad `input.txt` files, a hosted game
+//! published examples (from `docs/protocols.md`), bad `input.txt` files, a hosted game
 //! between two of our agents, and agents that misbehave in each way the host must catch.
 #![cfg(unix)]
 

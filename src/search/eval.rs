@@ -2,12 +2,17 @@
 //! to move's point of view: one module, one weight set per use.
 //!
 //! Exact game ends never come from here (the searches score them by their distance), so an
-//! evaluation only steers move ordering and the choice among moves that are not proven. The
-//! puzzle solver's proofs are searched with the puzzle set ([`hand::puzzle`]); the moves it
-//! cannot prove and the player's game search take their evaluation from one field, an
-//! [`Evaluator`] (`SolveOptions::evaluator`, the puzzle set by default; `GameOptions::evaluator`,
-//! the trained tables by default); the player's hand-set one ([`hand::game`] with [`Weights`])
-//! is tuned by matches.
+//! evaluation only steers move ordering and the choice among moves that are not proven. One
+//! default per use:
+//! - the puzzle solver's proofs: always the puzzle set ([`hand::puzzle`]);
+//! - the moves the solver cannot prove: `SolveOptions::evaluator`, by default the shipped trained
+//!   tables ([`Evaluator::shipped`]), which break the ties of the turn's deepening;
+//! - the player's game search: `GameOptions::evaluator`, by default the shipped trained tables
+//!   too ([`Evaluator::game_default`]).
+//!
+//! The player's hand-set evaluation ([`hand::game`] with [`Weights`], tuned by matches) is the
+//! other choice of the player (`engine:eval=hand`), and what a position the trained tables do not
+//! cover is given.
 
 pub mod hand;
 pub mod trained;
@@ -48,8 +53,8 @@ pub fn nearest_distance(from: Square, targets: Bitboard) -> i32 {
 /// Which evaluation a search uses.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Evaluator {
-    /// The puzzle solver's hand-written set ([`hand::puzzle`]): its proofs' evaluation, and by
-    /// default the one of its unproven moves.
+    /// The puzzle solver's hand-written set ([`hand::puzzle`]): its proofs' evaluation always,
+    /// and with `--eval puzzle` the one of its unproven moves too.
     Puzzle,
     /// The player's hand-written set with these weights ([`hand::game`]).
     Hand(Weights),
@@ -58,7 +63,8 @@ pub enum Evaluator {
 }
 
 impl Default for Evaluator {
-    /// The player's hand-written set with its default weights.
+    /// The player's hand-written set with its default weights: the fallback of
+    /// [`Evaluator::game_default`], not a default of any search (see the module's documentation).
     fn default() -> Self {
         Evaluator::Hand(Weights::default())
     }

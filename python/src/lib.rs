@@ -2,7 +2,7 @@
 //! `python/README.md`).
 //!
 //! Every name here is a thin wrapper over the library's public API: positions, notation, FEN and
-//! board text from `formats`, perft from `rules`, the puzzle solver from `search::solve`, the
+//! board text from `formats`, perft from `rules`, the puzzle solver from `search::puzzle::solve`, the
 //! game engine from `play`, the checker from `tools::verify`, the SVG from `formats::svg`. Bad
 //! input raises `ValueError` with the command line's message, `<string>` standing where the
 //! command line names the file. Long searches run on a thread of their own while the calling
@@ -26,7 +26,7 @@ use checkers::play::{Clock, Engine, EngineOptions, Game};
 use checkers::rules::draw::DrawRule;
 use checkers::rules::movegen::{legal_moves, Routes};
 use checkers::rules::perft::{self, PerftTable};
-use checkers::search::solve::{self, SolveOptions};
+use checkers::search::puzzle::solve::{self, SolveOptions};
 use checkers::search::{Evaluator, Stop};
 use checkers::tools::verify::{self, Optimality};
 use checkers::Color;

@@ -11,7 +11,7 @@ use checkers::formats::export::{self, OutputFormat};
 use checkers::formats::{files, input};
 use checkers::rules::draw::DrawRule;
 use checkers::search::eval::Evaluator;
-use checkers::search::solve::{self, SolveOptions};
+use checkers::search::puzzle::solve::{self, SolveOptions};
 use checkers::{Color, SetupWarning};
 
 use super::output;
@@ -92,7 +92,7 @@ pub struct EngineArgs {
     ///
     /// The table starts at 512 KiB and grows as the search needs it (one table per game).
     #[arg(long = "tt-mb", value_name = "MIB",
-          default_value_t = checkers::search::solve::DEFAULT_TT_MEGABYTES as u32,
+          default_value_t = checkers::search::puzzle::solve::DEFAULT_TT_MEGABYTES as u32,
           value_parser = clap::value_parser!(u32).range(1..=16384))]
     pub tt_mb: u32,
 
@@ -116,19 +116,19 @@ pub struct EngineArgs {
     /// Each side's first move gets 20 times as many, to prove the puzzle's value. Counting
     /// nodes, not time, keeps the output identical from run to run. How each turn's budget is
     /// set (deepening, proof share, database builds, deadline) is described once, in the
-    /// documentation of the module `search::budget` (`cargo doc --open`).
+    /// documentation of the module `search::puzzle::budget` (`cargo doc --open`).
     #[arg(long = "nodes-per-move", value_name = "NODES",
-          default_value_t = checkers::search::budget::DEFAULT_NODES_PER_MOVE,
+          default_value_t = checkers::search::puzzle::budget::DEFAULT_NODES_PER_MOVE,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes_per_move: u64,
 
     /// The search speed assumed when turning the time limit into the game's budget of nodes
     /// for proving unproven moves (proof searches): the budget is this times 85% of the time
-    /// limit, shared out among the turns as `search::budget` describes. A count fixed by the
+    /// limit, shared out among the turns as `search::puzzle::budget` describes. A count fixed by the
     /// settings, so the same puzzle and settings always give the same line. 0: no proof
     /// searches.
     #[arg(long = "nodes-per-second", value_name = "NODES",
-          default_value_t = checkers::search::budget::DEFAULT_NODES_PER_SECOND)]
+          default_value_t = checkers::search::puzzle::budget::DEFAULT_NODES_PER_SECOND)]
     pub nodes_per_second: u64,
 
     /// The draw rule the game is played under (default: none, the puzzle rules: threefold

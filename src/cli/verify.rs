@@ -11,7 +11,7 @@ use clap::Args;
 use cpu_time::ProcessTime;
 
 use checkers::formats::files;
-use checkers::search::solve::endgame_databases;
+use checkers::search::puzzle::solve::endgame_databases;
 use checkers::tools::verify::{self, Optimality};
 
 use super::{memory, output};

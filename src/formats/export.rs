@@ -7,7 +7,7 @@ use crate::formats::pdn::{self, Game, GameResult};
 use crate::rules::game::Outcome;
 use crate::rules::piece::Color;
 use crate::rules::position::Position;
-use crate::search::solve::{Solution, UnprovenMove};
+use crate::search::puzzle::solve::{Solution, UnprovenMove};
 
 /// The format a solution is written in.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]

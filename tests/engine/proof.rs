@@ -9,8 +9,8 @@ use crate::common::decided_boards;
 use checkers::analysis::{optimal_line, Oracle, OracleLimits, Value};
 use checkers::formats::board_text::{parse_board, parse_solution};
 use checkers::rules::game::Outcome;
-use checkers::search::budget::proof_budget;
-use checkers::search::solve::{solve, SolveOptions};
+use checkers::search::puzzle::budget::proof_budget;
+use checkers::search::puzzle::solve::{solve, SolveOptions};
 use checkers::search::{Features, Limits, PuzzleSearcher, Score};
 use checkers::Position;
 

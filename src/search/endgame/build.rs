@@ -5,9 +5,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::pieces::Material;
-use super::retro::Layout;
-use super::table::Table;
-use super::{BuildError, EndgameDb};
 use crate::search::stop::Stop;
 
 /// What makes a build give up: a deadline, read between the passes and in every task of a pass,
@@ -186,29 +183,6 @@ impl Outcome {
             (None, true) => None,
             (None, false) => Some(self.longest_loss),
         }
-    }
-}
-
-impl EndgameDb {
-    /// Retrograde analysis of one class (see `retro`), the classes its captures and crownings
-    /// lead to being built.
-    ///
-    /// Fails when `guard` says to stop, and when a class a capture or a crowning leads to is not
-    /// built (a caller's bug that would otherwise read those positions as draws).
-    pub(super) fn build(&self, class: Material, guard: &Guard) -> Result<Table, BuildError> {
-        let class = class.canonical();
-        if let Some(missing) = class
-            .reachable()
-            .into_iter()
-            .filter(|c| {
-                c.reds() + c.blacks() < class.reds() + class.blacks() || c.men() + 1 == class.men()
-            })
-            .find(|c| !self.classes.contains_key(&c.canonical()))
-        {
-            return Err(BuildError::MissingClass(missing.to_string()));
-        }
-        self.analyse(class, &Layout::whole(class), guard)
-            .map(Table::Bytes)
     }
 }
 

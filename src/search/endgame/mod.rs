@@ -63,8 +63,8 @@ pub enum BuildError {
     TooDeep(String),
 }
 
-/// How many index slots a build may have is the turn's budget's to say (see `search::budget`).
-pub use super::budget::{MAX_POSITIONS, QUICK_POSITIONS};
+/// How many index slots a build may have is the solver's knobs' to say (`search::knobs`).
+pub use super::knobs::{MAX_POSITIONS, QUICK_POSITIONS};
 
 /// Most pieces of one side the index supports (all of them may become kings).
 const MAX_GROUP: usize = 5;

@@ -18,10 +18,10 @@
 //!   [`LEVEL_PROOF_SHARE`] of its share ([`proof_spend`]).
 //! - **Keeping what is known** ([`Limits::guard_nodes`], [`GameBudget::keep_known`]): a turn that
 //!   proves nothing of its own may spend one in [`GUARD_SHARE`] of the proof budget left holding
-//!   its move to what earlier proofs established (see `iterdeep::Known`); a turn with such
+//!   its move to what earlier proofs established (see `Known`); a turn with such
 //!   knowledge gets at least [`FIRST_TURN_FACTOR`] times `--nodes-per-move` for its proof search
 //!   and twice that for the guard, until the game has searched [`KEEP_KNOWN_OVERRUN`] times its
-//!   proof budget. A split proof's nodes (`split`, two threads) count half.
+//!   proof budget. A split proof's nodes (`two_thread_proof`, two threads) count half.
 //! - **Database builds** ([`build_caps`], [`build_worth`]): positions of a few kings are built at
 //!   once up to [`QUICK_POSITIONS`] index slots; others only after the deepening failed, within
 //!   the cap for how the board looks: while every searched move of the line is proven, no cap
@@ -35,15 +35,18 @@
 //!   its slots. A build is charged to the game's budget, one node for
 //!   [`BUILD_SLOTS_PER_NODE`] index slots built. (How a build under way measures its pace and
 //!   gives up is the database's own affair, in `endgame/build.rs`.)
-//! - **The backward pass** (`repair`, after a won game with unproven moves): a second proof
+//! - **The backward pass** (`backward_pass`, after a won game with unproven moves): a second proof
 //!   budget, [`REPAIR_SHARE`] of the game's ([`GameBudget::grant_repair`]), for its questions
 //!   and the turns of the games it plays again, which take their shares of the budget so raised.
 
 use std::time::{Duration, Instant};
 
-use super::iterdeep::PuzzleThought;
-use super::score::Score;
-use super::Limits;
+use crate::search::score::Score;
+
+use crate::search::knobs::{MAX_POSITIONS, QUICK_POSITIONS};
+
+use super::limits::{BuildCaps, Limits};
+use super::thought::PuzzleThought;
 
 /// Nodes a turn's iterative deepening may spend by default (`--nodes-per-move`).
 pub const DEFAULT_NODES_PER_MOVE: u64 = 100_000;
@@ -97,7 +100,7 @@ pub const GUARD_SHARE: u64 = 4;
 /// this machine searches under load, so the overrun stays within the limit).
 pub const KEEP_KNOWN_OVERRUN: f64 = 1.25;
 
-/// The nodes of the backward pass of `repair` (its questions and the turns of the games it
+/// The nodes of the backward pass (`backward_pass`) (its questions and the turns of the games it
 /// replays), as a share of the game's proof budget: a second proof budget. The forward game
 /// leaves most of the limit unused on the boards the pass repairs (issue 23: random-9001-003
 /// and -016 used 15 to 19 s of 50), and the pass runs only when a line has unproven moves.
@@ -122,15 +125,6 @@ pub const PROOF_GUESS_MARGIN: i32 = 150;
 /// the public boards, the shipped puzzles and 100 random boards, none started from a level
 /// score), and the few nodes left are for the sacrifice the deepening did not see.
 pub const LEVEL_PROOF_SHARE: u64 = 8;
-
-/// Most index slots (both sides to move, smaller material included) built at once, without
-/// trying the search first: three kings against two (5.8 million) fit, in under a second.
-pub const QUICK_POSITIONS: usize = 6_000_000;
-
-/// Most index slots of whole database classes built for a position the search could not prove:
-/// four kings against two (43 million, 86 MiB, several seconds) fit; three against three does
-/// not. Larger material is analysed over the positions reachable from the puzzle only.
-pub const MAX_POSITIONS: usize = 45_000_000;
 
 /// Most index slots of endgame databases the game's deciding turn (its first searched turn,
 /// whose proof decides whether the line is proven) builds for a level-looking position: the
@@ -195,21 +189,6 @@ pub const BUILD_SLOTS_PER_NODE: u64 = 2;
 /// Share of the time left before the turn's deadline that a database build may take: when it
 /// does not finish, the rest of the game keeps the remainder.
 pub const BUILD_SHARE: f64 = 0.85;
-
-/// Most index slots of endgame databases a turn may build after its deepening, by the
-/// deepening's score: a level board is most likely a draw, which only a database proves, and
-/// only while every move of the line so far is proven.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BuildCaps {
-    /// For a position that looks level (neither side a man and a half ahead).
-    pub level: usize,
-    /// For a position where one side looks clearly ahead, or a game end was seen.
-    pub decisive: usize,
-    /// Time per index slot assumed, where one side looks clearly ahead and the build settles
-    /// the position itself, when deciding whether the build fits the time left
-    /// ([`build_nanos_per_slot`]).
-    pub decisive_nanos_per_slot: u64,
-}
 
 /// The game's budget of nodes for proof searches: the assumed speed times the part of the time
 /// limit not kept in reserve. Drawn boards spend most of it on each side's first turn and finish
@@ -403,7 +382,7 @@ impl GameBudget {
         self.soft_deadline
     }
 
-    /// Grants the backward pass of `repair` its nodes once the game is over: a second proof
+    /// Grants the backward pass (`backward_pass`) its nodes once the game is over: a second proof
     /// budget, [`REPAIR_SHARE`] of the game's own, which the pass's questions and the turns of
     /// the games it replays spend (their shares and floors are then taken of the game's budget
     /// so raised). Returns the nodes granted.

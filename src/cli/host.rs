@@ -8,9 +8,9 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use checkers::formats::{files, pdn};
+use checkers::matches::host::{self, AgentCommand, HostOptions};
 use checkers::protocols::csci561::{colour_keyword, format_move};
 use checkers::rules::piece::Color;
-use checkers::tools::host::{self, AgentCommand, HostOptions};
 
 use super::output::{self, BadInput};
 

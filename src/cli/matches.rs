@@ -12,15 +12,15 @@ use indicatif::{ProgressBar, ProgressStyle};
 use checkers::formats::files;
 
 use super::output::{self, BadInput};
-use checkers::play::{Player, PlayerSpec, SpecError, TimeMeasure};
-use checkers::rules::draw::DrawRule;
-use checkers::tools::arena::{
+use checkers::matches::arena::{
     games_to_pdn, run_match_from, MatchConfig, PlayerFactory, Summary, TimeControl,
     DEFAULT_MAX_PLIES,
 };
-use checkers::tools::host::{ExternalAgent, SPEC_PREFIX};
-use checkers::tools::journal::{Journal, JournalError};
-use checkers::tools::openings::{self, EndgameStartOptions, Opening};
+use checkers::matches::host::{ExternalAgent, SPEC_PREFIX};
+use checkers::matches::journal::{Journal, JournalError};
+use checkers::matches::openings::{self, EndgameStartOptions, Opening};
+use checkers::play::{Player, PlayerSpec, SpecError, TimeMeasure};
+use checkers::rules::draw::DrawRule;
 
 /// Arguments of `match`.
 #[derive(Debug, Args)]

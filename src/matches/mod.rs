@@ -5,9 +5,9 @@
 //! the match runner's game loop under a CPU-time clock.
 
 pub mod arena;
-#[cfg(unix)]
+#[cfg(all(unix, feature = "referee"))]
 pub mod host;
 pub mod journal;
 pub mod openings;
-#[cfg(unix)]
+#[cfg(all(unix, feature = "referee"))]
 pub mod process;

@@ -177,7 +177,7 @@ def test_p03_is_a_proven_red_win_in_seven():
     assert solution.winner == "red"
     assert solution.proven
     assert solution.plies == 7
-    assert solution.summary().startswith("red wins after 7 moves (proven optimal); 8 states; ")
+    assert solution.summary().startswith("red wins after 7 plies (proven optimal); 8 states; ")
     assert solution.text("fen").count("\n") == 8
     assert '[Result "1-0"]' in solution.text("pdn") or "1-0" in solution.text("pdn")
 

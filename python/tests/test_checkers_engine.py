@@ -239,6 +239,20 @@ def test_verify_accepts_the_expected_line():
     assert "optimal" in verdict.message
 
 
+def test_verify_reads_every_format_the_solver_writes():
+    puzzle = read("puzzles/p03.txt")
+    solution = ce.solve(puzzle)
+    for fmt in ["text", "pdn", "fen"]:
+        verdict = ce.verify(puzzle, solution.text(fmt))
+        assert verdict.valid, fmt
+        assert verdict.optimal is True, fmt
+
+
+def test_eval_hand_is_the_puzzle_set():
+    puzzle = read("puzzles/p03.txt")
+    assert ce.solve(puzzle, eval="hand").text() == ce.solve(puzzle, eval="puzzle").text()
+
+
 def test_verify_names_an_illegal_state():
     states = read("expected/p03.txt").split("\n\n")
     broken = "\n\n".join(states[:2] + states[3:])

@@ -435,7 +435,7 @@ impl PySolution {
         self.inner.elapsed.as_secs_f64()
     }
 
-    /// The line the command line prints on stderr after solving, e.g. ``red wins after 7 moves
+    /// The line the command line prints on stderr after solving, e.g. ``red wins after 7 plies
     /// (proven optimal); 8 states; 0.001 s; 489 nodes; table hit rate 74%``.
     fn summary(&self) -> String {
         export::summary(&self.inner)
@@ -500,7 +500,8 @@ fn seconds(value: f64, name: &str) -> PyResult<Duration> {
 /// ``egdb``, the directory of endgame databases (default: ``$CHECKERS_EGDB``, else the cache
 /// directory, when it exists, as the command line does), and ``eval`` (``--eval``: ``"trained"``,
 /// the default, which chooses the moves the solver cannot prove with the trained tables, or
-/// ``"puzzle"``, the deepening's own move).
+/// ``"hand"``, the solver's hand-written set, which plays the deepening's own move; ``"puzzle"``
+/// is another name for it).
 /// The same puzzle and options give the command line's bytes: ``solve(text).text()``.
 ///
 /// The search runs without the GIL; Ctrl-C stops it within a second and raises
@@ -523,10 +524,11 @@ fn py_solve(
     let pos = position_of(puzzle, true)?;
     let evaluator = match eval {
         "trained" => Evaluator::shipped().map_err(value_error)?,
-        "puzzle" => Evaluator::Puzzle,
+        // `hand` is the command line's name (`--eval hand`), `puzzle` the older one.
+        "hand" | "puzzle" => Evaluator::Puzzle,
         _ => {
             return Err(value_error(format!(
-                "eval={eval:?}: must be \"trained\" or \"puzzle\""
+                "eval={eval:?}: must be \"trained\" or \"hand\" (also \"puzzle\")"
             )))
         }
     };
@@ -693,8 +695,9 @@ fn py_verify(
             "max_mb={max_mb}: must be 16 to 1048576"
         )));
     }
-    let states = board_text::parse_solution(solution_text.as_bytes())
-        .map_err(|e| value_error(input::source_error(SOURCE, ReadError::Board(e))))?;
+    // Any format the solver writes: board text, FEN lines or a PDN game.
+    let states = input::parse_solution(solution_text.as_bytes())
+        .map_err(|e| value_error(input::source_error(SOURCE, e)))?;
     let mut verdict = verify::check_moves(&puzzle, &states, None);
     if verdict.needs_analysis() {
         let limits = verify::limits_for_memory(max_mb << 20);

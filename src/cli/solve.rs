@@ -75,6 +75,17 @@ pub enum FormatArg {
     Fen,
 }
 
+/// The evaluations, as `--eval` names them on every subcommand: the hand-written set of that
+/// use (the solver's puzzle set, the player's game set) or the trained one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum EvalArg {
+    /// The hand-written evaluation.
+    #[value(alias = "puzzle")]
+    Hand,
+    /// The trained evaluation with the shipped weights.
+    Trained,
+}
+
 impl From<FormatArg> for OutputFormat {
     fn from(f: FormatArg) -> OutputFormat {
         match f {
@@ -115,8 +126,7 @@ pub struct EngineArgs {
     ///
     /// Each side's first move gets 20 times as many, to prove the puzzle's value. Counting
     /// nodes, not time, keeps the output identical from run to run. How each turn's budget is
-    /// set (deepening, proof share, database builds, deadline) is described once, in the
-    /// documentation of the module `search::puzzle::budget` (`cargo doc --open`).
+    /// set (deepening, proof share, database builds, deadline): design.md.
     #[arg(long = "nodes-per-move", value_name = "NODES",
           default_value_t = checkers::search::puzzle::budget::DEFAULT_NODES_PER_MOVE,
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -131,12 +141,11 @@ pub struct EngineArgs {
           default_value_t = checkers::search::puzzle::budget::DEFAULT_NODES_PER_SECOND)]
     pub nodes_per_second: u64,
 
-    /// The draw rule the game is played under (default: none, the puzzle rules: threefold
-    /// repetition only).
+    /// The draw rule the game is played under: none (the puzzle rules: threefold repetition
+    /// only), fifty-moves, csci561 or dd2380, as on every subcommand.
     ///
     /// A bare `--draw-rule` means `fifty-moves`: the game is also drawn after 50 moves of each
-    /// side without a capture or a crowning. The names are those of every subcommand's
-    /// `--draw-rule`: none, fifty-moves, csci561, dd2380.
+    /// side without a capture or a crowning.
     #[arg(long = "draw-rule", value_name = "RULE", num_args = 0..=1,
           default_value = "none", default_missing_value = "fifty-moves")]
     pub draw_rule: DrawRule,
@@ -178,16 +187,15 @@ pub struct EngineArgs {
     #[arg(long = "no-race")]
     pub no_race: bool,
 
-    /// The evaluation that chooses the moves the solver cannot prove: `trained` (the default: the
-    /// player's shipped weights choose among the moves the deepening scores within a quarter of a
-    /// man of its best) or `puzzle` (the hand-written puzzle set of the proofs, the deepening's
-    /// own move).
+    /// The evaluation that chooses the moves the solver cannot prove (default: trained).
     ///
-    /// Proven moves, and the work to prove them, are the same with either: the proofs are
-    /// searched with the puzzle set, and a proven move is the canonical one.
-    #[arg(long, value_name = "puzzle|trained", value_parser = ["puzzle", "trained"],
-          conflicts_with = "weights")]
-    pub eval: Option<String>,
+    /// `trained`: the player's shipped weights choose among the moves the deepening scores
+    /// within a quarter of a man of its best. `hand`: the solver's hand-written set, the one its
+    /// proofs search with, plays the deepening's own move (`puzzle` is another name for it).
+    /// Proven moves, and the work to prove them, are the same with either: a proven move is the
+    /// canonical one.
+    #[arg(long, value_enum, value_name = "EVAL", conflicts_with = "weights")]
+    pub eval: Option<EvalArg>,
 
     /// Trained weights to evaluate with instead of the shipped ones (`checkers train --out`).
     #[arg(long, value_name = "FILE")]
@@ -211,12 +219,12 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
 /// Turns the engine arguments into solver options; an unreadable or refused weights file is an
 /// error of the input.
 pub fn solve_options(engine: &EngineArgs) -> Result<SolveOptions> {
-    let evaluator = match (engine.eval.as_deref(), &engine.weights) {
+    let evaluator = match (engine.eval, &engine.weights) {
         (_, Some(path)) => {
             Evaluator::from_file(path).map_err(|e| output::BadInput(e.to_string()))?
         }
-        (Some("puzzle"), None) => Evaluator::Puzzle,
-        (Some(_), None) => Evaluator::shipped()?,
+        (Some(EvalArg::Hand), None) => Evaluator::Puzzle,
+        (Some(EvalArg::Trained), None) => Evaluator::shipped()?,
         (None, None) => SolveOptions::default().evaluator,
     };
     Ok(SolveOptions {
@@ -250,6 +258,12 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         (None, Some(fen)) => (input::fen_puzzle(fen)?, "--fen".to_string()),
         (None, None) => anyhow::bail!("--inputfile or --fen is required"),
     };
+    if puzzle.occupied().is_empty() {
+        return Err(output::BadInput(format!(
+            "{name}: the board is empty: a puzzle needs pieces (8 lines of `.rRbB`, red to move)"
+        ))
+        .into());
+    }
     let format = OutputFormat::from(args.format);
     if format != OutputFormat::Text {
         input::require_standard(&puzzle, &name)?;

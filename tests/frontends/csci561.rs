@@ -8,6 +8,7 @@ use std::process::{Command, Output};
 use std::time::Duration;
 
 use checkers::formats::pdn;
+use checkers::matches::host::{self, AgentCommand, ExternalAgent, HostOptions};
 use checkers::play::Clock;
 use checkers::play::{Game, Player, PlayerError};
 use checkers::protocols::csci561::playdata::PlayData;
@@ -16,7 +17,6 @@ use checkers::rules::draw::DrawRule;
 use checkers::rules::game::{Forfeit, Outcome};
 use checkers::rules::movegen::legal_moves;
 use checkers::rules::piece::Color;
-use checkers::tools::host::{self, AgentCommand, ExternalAgent, HostOptions};
 
 use crate::common::BIN;
 

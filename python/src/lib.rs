@@ -26,7 +26,8 @@ use checkers::play::{Clock, Engine, EngineOptions, Game};
 use checkers::rules::draw::DrawRule;
 use checkers::rules::movegen::{legal_moves, Routes};
 use checkers::rules::perft::{self, PerftTable};
-use checkers::search::puzzle::solve::{self, SolveOptions};
+use checkers::search::knobs;
+use checkers::search::puzzle::solve::{self, SolveOptions, SolveOptionsError};
 use checkers::search::{Evaluator, Stop};
 use checkers::tools::verify::{self, Optimality};
 use checkers::Color;
@@ -477,16 +478,20 @@ impl PySolution {
     }
 }
 
-/// A number of seconds as the command line accepts it: positive, finite, at most a million.
+/// A number of seconds as the command line accepts it ([`SolveOptions::time_limit_from_secs`]:
+/// positive, finite, at most a million).
 fn seconds(value: f64, name: &str) -> PyResult<Duration> {
-    if value.is_finite() && value > 0.0 && value <= 1.0e6 {
-        Ok(Duration::from_secs_f64(value))
-    } else {
-        Err(value_error(format!(
-            "{name}={value}: must be a positive number of seconds, at most 1000000"
-        )))
-    }
+    SolveOptions::time_limit_from_secs(value)
+        .map_err(|e| value_error(format!("{name}={value}: {e}")))
 }
+
+// The defaults of `solve`'s signature are written out (pyo3 shows any other expression as `...`
+// in the signature Python reads); they must be the library's, which these lines check at
+// compile time.
+const _: () = assert!(knobs::DEFAULT_TIME_LIMIT.as_secs() == 50);
+const _: () = assert!(knobs::DEFAULT_TIME_LIMIT.subsec_nanos() == 0);
+const _: () = assert!(knobs::DEFAULT_NODES_PER_MOVE == 100_000);
+const _: () = assert!(knobs::DEFAULT_TT_MEGABYTES == 64);
 
 /// Solves a puzzle as the command line does (``checkers --inputfile FILE --outputfile FILE``):
 /// red wins in the fewest moves, black resists as long as possible, and the whole game is
@@ -533,17 +538,6 @@ fn py_solve(
         }
     };
     let time_limit = seconds(time_limit, "time_limit")?;
-    if nodes_per_move == 0 {
-        return Err(value_error("nodes_per_move=0: must be at least 1"));
-    }
-    if !(1..=16384).contains(&tt_mb) {
-        return Err(value_error(format!("tt_mb={tt_mb}: must be 1 to 16384")));
-    }
-    if let Some(d) = depth {
-        if !(1..=990).contains(&d) {
-            return Err(value_error(format!("depth={d}: must be 1 to 990")));
-        }
-    }
     let options = SolveOptions {
         tt_megabytes: tt_mb as usize,
         max_depth: depth,
@@ -557,6 +551,14 @@ fn py_solve(
         evaluator,
         ..SolveOptions::default()
     };
+    options.validate().map_err(|e| {
+        value_error(match e {
+            SolveOptionsError::TimeLimit => format!("time_limit: {e}"),
+            SolveOptionsError::NodesPerMove => format!("nodes_per_move={nodes_per_move}: {e}"),
+            SolveOptionsError::TtMegabytes => format!("tt_mb={tt_mb}: {e}"),
+            SolveOptionsError::Depth => format!("depth={}: {e}", depth.unwrap_or(0)),
+        })
+    })?;
     let endgame = solve::endgame_databases(egdb.as_deref());
     let stop = Stop::new();
     let flag = stop.clone();

@@ -11,6 +11,7 @@ use checkers::formats::export::{self, OutputFormat};
 use checkers::formats::{files, input};
 use checkers::rules::draw::DrawRule;
 use checkers::search::eval::Evaluator;
+use checkers::search::knobs;
 use checkers::search::puzzle::solve::{self, SolveOptions};
 use checkers::{Color, SetupWarning};
 
@@ -103,21 +104,21 @@ pub struct EngineArgs {
     ///
     /// The table starts at 512 KiB and grows as the search needs it (one table per game).
     #[arg(long = "tt-mb", value_name = "MIB",
-          default_value_t = checkers::search::puzzle::solve::DEFAULT_TT_MEGABYTES as u32,
-          value_parser = clap::value_parser!(u32).range(1..=16384))]
+          default_value_t = knobs::DEFAULT_TT_MEGABYTES as u32,
+          value_parser = clap::value_parser!(u32).range(1..=SolveOptions::MAX_TT_MEGABYTES as i64))]
     pub tt_mb: u32,
 
     /// Deepest search per move, in plies (default: no limit).
     ///
     /// Without it the search of a move stops when the result is proven or the move's node
     /// budget is spent.
-    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..=990))]
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..=i64::from(SolveOptions::MAX_DEPTH)))]
     pub depth: Option<u32>,
 
     /// The whole game is played within this many seconds.
     ///
     /// Near the end the sides play quick shallow moves so that the game still finishes.
-    #[arg(long = "time-limit", value_name = "SECONDS", default_value_t = 50.0,
+    #[arg(long = "time-limit", value_name = "SECONDS", default_value_t = knobs::DEFAULT_TIME_LIMIT.as_secs_f64(),
           value_parser = parse_seconds)]
     pub time_limit: f64,
 
@@ -128,7 +129,7 @@ pub struct EngineArgs {
     /// nodes, not time, keeps the output identical from run to run. How each turn's budget is
     /// set (deepening, proof share, database builds, deadline): design.md.
     #[arg(long = "nodes-per-move", value_name = "NODES",
-          default_value_t = checkers::search::puzzle::budget::DEFAULT_NODES_PER_MOVE,
+          default_value_t = knobs::DEFAULT_NODES_PER_MOVE,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes_per_move: u64,
 
@@ -138,7 +139,7 @@ pub struct EngineArgs {
     /// settings, so the same puzzle and settings always give the same line. 0: no proof
     /// searches.
     #[arg(long = "nodes-per-second", value_name = "NODES",
-          default_value_t = checkers::search::puzzle::budget::DEFAULT_NODES_PER_SECOND)]
+          default_value_t = knobs::DEFAULT_NODES_PER_SECOND)]
     pub nodes_per_second: u64,
 
     /// The draw rule the game is played under: none (the puzzle rules: threefold repetition
@@ -207,12 +208,9 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
     let v: f64 = s
         .parse()
         .map_err(|_| format!("'{s}' is not a number of seconds"))?;
-    if v.is_finite() && v > 0.0 && v <= 1.0e6 {
-        Ok(v)
-    } else {
-        Err(format!(
-            "'{s}' must be a positive number of seconds, at most 1000000"
-        ))
+    match SolveOptions::time_limit_from_secs(v) {
+        Ok(_) => Ok(v),
+        Err(e) => Err(format!("'{s}' {e}")),
     }
 }
 
@@ -225,9 +223,9 @@ pub fn solve_options(engine: &EngineArgs) -> Result<SolveOptions> {
         }
         (Some(EvalArg::Hand), None) => Evaluator::Puzzle,
         (Some(EvalArg::Trained), None) => Evaluator::shipped()?,
-        (None, None) => SolveOptions::default().evaluator,
+        (None, None) => Evaluator::solver_default(),
     };
-    Ok(SolveOptions {
+    let options = SolveOptions {
         tt_megabytes: engine.tt_mb as usize,
         max_depth: engine.depth,
         time_limit: Duration::from_secs_f64(engine.time_limit),
@@ -242,7 +240,11 @@ pub fn solve_options(engine: &EngineArgs) -> Result<SolveOptions> {
             race: !engine.no_race,
         },
         evaluator,
-    })
+    };
+    options
+        .validate()
+        .map_err(|e| output::BadInput(e.to_string()))?;
+    Ok(options)
 }
 
 /// Solves the puzzle and writes the solution.

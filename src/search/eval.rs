@@ -2,17 +2,15 @@
 //! to move's point of view: one module, one weight set per use.
 //!
 //! Exact game ends never come from here (the searches score them by their distance), so an
-//! evaluation only steers move ordering and the choice among moves that are not proven. One
-//! default per use:
-//! - the puzzle solver's proofs: always the puzzle set ([`hand::puzzle`]);
-//! - the moves the solver cannot prove: `SolveOptions::evaluator`, by default the shipped trained
-//!   tables ([`Evaluator::shipped`]), which break the ties of the turn's deepening;
-//! - the player's game search: `GameOptions::evaluator`, by default the shipped trained tables
-//!   too ([`Evaluator::game_default`]).
-//!
-//! The player's hand-set evaluation ([`hand::game`] with [`Weights`], tuned by matches) is the
-//! other choice of the player (`engine:eval=hand`), and what a position the trained tables do not
-//! cover is given.
+//! evaluation only steers move ordering and the choice among moves that are not proven. The
+//! puzzle solver's proofs are searched with the puzzle set ([`hand::puzzle`]); the moves it
+//! cannot prove and the player's game search take their evaluation from one field, an
+//! [`Evaluator`]. One default per use, each named: the solver's unproven moves
+//! ([`Evaluator::solver_default`], `SolveOptions::evaluator`) and the player
+//! ([`Evaluator::game_default`], `GameOptions::evaluator`) both use the shipped trained tables;
+//! `Evaluator::default()` is the player's hand-written set ([`hand::game`] with [`Weights`],
+//! `eval=hand`, tuned by matches), no command's default; a lone
+//! [`PuzzleSearcher`](crate::search::PuzzleSearcher) chooses with the puzzle set until told otherwise.
 
 pub mod hand;
 pub mod trained;
@@ -63,8 +61,8 @@ pub enum Evaluator {
 }
 
 impl Default for Evaluator {
-    /// The player's hand-written set with its default weights: the fallback of
-    /// [`Evaluator::game_default`], not a default of any search (see the module's documentation).
+    /// The player's hand-written set with its default weights (`eval=hand`): no command's
+    /// default (see [`Evaluator::game_default`] and [`Evaluator::solver_default`]).
     fn default() -> Self {
         Evaluator::Hand(Weights::default())
     }
@@ -89,6 +87,15 @@ impl Evaluator {
     #[must_use]
     pub fn game_default() -> Evaluator {
         Evaluator::shipped().unwrap_or_default()
+    }
+
+    /// The evaluation that chooses the solver's unproven moves unless told otherwise
+    /// (`SolveOptions::default`, `checkers --inputfile`, the Python package's `solve`): the
+    /// shipped trained weights (the puzzle set if they could not be read, which a test rules
+    /// out).
+    #[must_use]
+    pub fn solver_default() -> Evaluator {
+        Evaluator::shipped().unwrap_or(Evaluator::Puzzle)
     }
 
     /// The shipped trained weights.

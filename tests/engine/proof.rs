@@ -244,7 +244,7 @@ fn an_unconfirmed_move_reports_its_exact_bound() {
 
 /// A six-piece board whose only proof is the analysis of its 236.9 M reachable positions
 /// (random-9001-013 of `bench --random 100 --seed 9001`, a black win in 32): the deciding turn
-/// starts it at two idle cores' speed (`budget::DECIDING_BUILD_NANOS_PER_SLOT`; at the
+/// starts it at two idle cores' speed (`knobs::DECIDING_BUILD_NANOS_PER_SLOT`; at the
 /// pessimistic 200 ns a slot it did not fit the limit, and the unproven line lost red's game 6
 /// plies early), and the line is then exact. About 20 s of the 50 s limit on two idle cores;
 /// under a load of 5 the analysis gives up by its pace and the line is not proven (measured

@@ -43,7 +43,6 @@ pub use pieces::Material;
 use pieces::Pieces;
 use probe::Probe;
 use reach::Reach;
-pub use reach::{REACH_BYTES, REACH_PIECES};
 use store::Store;
 use table::Table;
 
@@ -64,7 +63,7 @@ pub enum BuildError {
 }
 
 /// How many index slots a build may have is the solver's knobs' to say (`search::knobs`).
-pub use super::knobs::{MAX_POSITIONS, QUICK_POSITIONS};
+pub use super::knobs::{MAX_POSITIONS, QUICK_POSITIONS, REACH_BYTES, REACH_PIECES};
 
 /// Most pieces of one side the index supports (all of them may become kings).
 const MAX_GROUP: usize = 5;

@@ -12,13 +12,7 @@ use crate::search::tt::{Bound, Entry};
 
 use super::searcher::PuzzleSearcher;
 use super::thought::bound_at;
-
-/// Least remaining depth at which children are looked up in the table before searching
-/// (enhanced transposition cutoffs).
-const ETC_DEPTH: i32 = 3;
-
-/// How often (in nodes) the clock is read.
-const CLOCK_INTERVAL: u64 = 1024;
+use crate::search::knobs::{CLOCK_INTERVAL, ETC_DEPTH};
 
 impl PuzzleSearcher {
     /// Whether the turn's deadline has passed, or the search was stopped from outside.

@@ -59,29 +59,15 @@ use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::search::score::{Score, MAX_PLY};
 
-use super::budget::{expected_winner, PROOF_REACH_PLIES};
+use super::budget::expected_winner;
 use super::limits::Limits;
 use super::play_out::Driver;
 use super::proof::first_then_rest;
 use super::searcher::PuzzleSearcher;
 use super::thought::{bound_at, Proof, PuzzleThought};
-use crate::search::knobs::SPLIT_THREADS;
-
-/// A question (with the shorter wins or longer losses asked after it) may spend up to one in this
-/// many of the pass's nodes left, so that a question that settles a move leaves nodes to play the
-/// game again from it (random-9001-003's move 55, a loss in 20 of eight kings, spent 33 M nodes
-/// on its longer losses when it could take them all, and its replay then met the deadline).
-const QUESTION_SHARE: u64 = 2;
-
-/// Most questions the pass asks in one game: a bound on its work besides the nodes (every
-/// question costs at least one node per legal move).
-const MAX_QUESTIONS: usize = 10_000;
-
-/// Most moves in a row the pass leaves unchecked (a question or the proof of a move's value
-/// stopped by the limits) before it ends. Each failure leaves the next question at most half the
-/// nodes of the one before ([`QUESTION_SHARE`]), so after four the pass has a sixteenth left; not
-/// tuned further (random-20261126-001 and issue 23's boards: no proof after a failure succeeded).
-const MAX_FAILURES: usize = 4;
+use crate::search::knobs::{
+    MAX_FAILURES, MAX_QUESTIONS, PROOF_REACH_PLIES, QUESTION_SHARE, SPLIT_THREADS,
+};
 
 /// The value of a position `plies` before one of value `value` (each seen from its own side to
 /// move) along optimal moves.

@@ -14,6 +14,7 @@ use crate::search::score::Score;
 use super::budget;
 use super::limits::BuildCaps;
 use super::searcher::PuzzleSearcher;
+use crate::search::knobs;
 
 impl PuzzleSearcher {
     /// Builds the quick kings-only databases of `pos` within the deadline ([`EndgameDb::build_quick_kings`]);
@@ -73,11 +74,11 @@ impl PuzzleSearcher {
     }
 
     /// Charges the game's budget for the index slots built since the databases had built
-    /// `before` ([`budget::BUILD_SLOTS_PER_NODE`]): a build's time is then not free of the
+    /// `before` ([`knobs::BUILD_SLOTS_PER_NODE`]): a build's time is then not free of the
     /// budget that the time limit sets.
     fn charge_build(&mut self, before: usize) {
         let slots = self.endgame.db.analysed().saturating_sub(before) as u64;
-        self.stats.build_nodes += slots / budget::BUILD_SLOTS_PER_NODE;
+        self.stats.build_nodes += slots / knobs::BUILD_SLOTS_PER_NODE;
     }
 
     /// Whether a build succeeded; a failure other than the deadline is kept for the report.

@@ -11,7 +11,7 @@ use super::limits::{Features, Limits};
 use super::proof::first_then_rest;
 use super::searcher::PuzzleSearcher;
 use super::thought::{Known, Proof, PuzzleThought};
-use crate::search::knobs::SPLIT_THREADS;
+use crate::search::knobs::{self, SPLIT_THREADS};
 
 impl PuzzleSearcher {
     /// Chooses a move for the side to move in `pos`, or `None` when it has none (it has lost).
@@ -22,7 +22,7 @@ impl PuzzleSearcher {
     /// is played, so the choice does not depend on the search's internal move order. When the
     /// deepening runs out of nodes first, the proof search (`proof`) asks for a
     /// game end within ever more plies with the turn's `proof_nodes` (all of them when the
-    /// deepening's score puts one side a man and a half ahead, one in [`budget::LEVEL_PROOF_SHARE`]
+    /// deepening's score puts one side a man and a half ahead, one in [`knobs::LEVEL_PROOF_SHARE`]
     /// when the board looks level).
     ///
     /// Before the proof search, a position the endgame databases could cover has them built
@@ -98,7 +98,7 @@ impl PuzzleSearcher {
         // Databases already built are always read; `endgame_db` decides whether to build them.
         if self.endgame.db.covers(pos)
             || (self.features.endgame_db
-                && self.time_to_build(pos, budget::BUILD_NANOS_PER_SLOT)
+                && self.time_to_build(pos, knobs::BUILD_NANOS_PER_SLOT)
                 && self.build_quick(pos))
         {
             if let Some(thought) = self.endgame_move(pos, &moves) {
@@ -173,7 +173,7 @@ impl PuzzleSearcher {
     /// When the deepening's score puts one side clearly ahead, half the budget first asks only
     /// for that side's win (half the searches; see [`prove`](Self::prove)), and the rest asks for
     /// both kinds of game end, since material can mislead (a sacrifice that wins). Otherwise the
-    /// board looks level and only one in [`budget::LEVEL_PROOF_SHARE`] of the budget is spent, on both
+    /// board looks level and only one in [`knobs::LEVEL_PROOF_SHARE`] of the budget is spent, on both
     /// kinds.
     fn prove_turn(
         &mut self,

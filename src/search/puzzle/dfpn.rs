@@ -21,12 +21,10 @@ use crate::search::stop::Stop;
 use crate::search::tt::Words;
 
 use super::lockstep::Runner;
+use crate::search::knobs::{DFPN_BUCKET_BITS, DFPN_CLOCK_INTERVAL};
 
 /// Infinite proof or disproof number.
 const INF: u32 = (1 << 28) - 1;
-
-/// Bits of the table's index: 2^22 buckets of four entries (16 bytes each), 256 MiB.
-const BUCKET_BITS: u32 = 22;
 
 /// Entries per bucket.
 const WAYS: usize = 4;
@@ -81,7 +79,7 @@ pub struct Dfpn {
     pub nodes: u64,
     stop_at: u64,
     aborted: bool,
-    /// Node count at which the clock is next read (every [`CLOCK_INTERVAL`] nodes; a node near
+    /// Node count at which the clock is next read (every [`DFPN_CLOCK_INTERVAL`] nodes; a node near
     /// the bound counts its children too, so the count can step past a multiple).
     next_clock: u64,
     /// Read at `next_clock`: the deadline or a stop from outside.
@@ -91,15 +89,12 @@ pub struct Dfpn {
     pub(super) race: Option<Runner>,
 }
 
-/// How often (in nodes) the clock is read.
-const CLOCK_INTERVAL: u64 = 4096;
-
 impl Dfpn {
     /// A searcher with an empty table.
     #[must_use]
     pub fn new() -> Dfpn {
         // The full size, or the largest power of two below it the memory allows.
-        let (table, bits) = (0..=BUCKET_BITS)
+        let (table, bits) = (0..=DFPN_BUCKET_BITS)
             .rev()
             .find_map(|bits| Words::zeroed((2 * WAYS) << bits).map(|t| (t, bits)))
             .unwrap_or_else(|| (Words::Heap(vec![0; 2 * WAYS]), 0));
@@ -109,7 +104,7 @@ impl Dfpn {
             nodes: 0,
             stop_at: u64::MAX,
             aborted: false,
-            next_clock: CLOCK_INTERVAL,
+            next_clock: DFPN_CLOCK_INTERVAL,
             deadline: None,
             stop: Stop::default(),
             race: None,
@@ -304,7 +299,7 @@ impl Dfpn {
         thdn: u32,
     ) -> Numbers {
         if self.nodes >= self.next_clock {
-            self.next_clock = self.nodes + CLOCK_INTERVAL;
+            self.next_clock = self.nodes + DFPN_CLOCK_INTERVAL;
             let nodes = self.nodes;
             if self.stop.is_set_or_past(self.deadline)
                 || self.race.as_mut().is_some_and(|r| r.must_stop(nodes))

@@ -13,10 +13,7 @@
 
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
-/// Nodes between checkpoints (about 10 ms of either search): the most the side that did not
-/// settle the question searches past the other's answer. At 4,096 the two threads wait on each
-/// other so often that they search 15-30% fewer nodes a second (docs/experiments.md).
-pub(crate) const CHECKPOINT: u64 = 1 << 16;
+use crate::search::knobs::CHECKPOINT;
 
 /// What one side has reported.
 #[derive(Clone, Copy, Debug, Default)]

@@ -6,10 +6,11 @@ use crate::rules::game::{Forfeit, Game, Outcome};
 use crate::search::score::Score;
 use crate::search::stop::Stop;
 
-use super::budget::{GameBudget, QUICK_DEPTH};
+use crate::search::knobs::{AVOID_REPETITION_PLIES, QUICK_DEPTH};
+
+use super::budget::GameBudget;
 use super::searcher::PuzzleSearcher;
 use super::thought::{Known, PuzzleThought};
-use super::unproven_choice::AVOID_REPETITION_PLIES;
 
 /// The game under way: the searcher, the budget, the moves played with what their turns
 /// established, and what is known for the next turn.

@@ -8,17 +8,13 @@ use crate::rules::position::Position;
 use super::dfpn::Answer;
 use super::lockstep::Runner;
 use super::searcher::PuzzleSearcher;
-
-/// What df-pn's nodes are charged in the proof search's: a df-pn node reads every child's
-/// numbers from its table, about twice the time of an alpha-beta node (2.9 M against 5.4 M a
-/// second, random-1126-012's "a win within 19" question).
-pub(super) const NODE_WEIGHT: u64 = 2;
+use crate::search::knobs::DFPN_NODE_WEIGHT;
 
 impl PuzzleSearcher {
     /// Whether the side to move in `pos` wins within `n` plies through one of `order` (`n`
     /// odd), or loses within `n` whatever move of `order` it plays (`n` even): df-pn on a
     /// second thread beside the alpha-beta proof on this one, each with all the nodes the
-    /// question has left (df-pn's charged [`NODE_WEIGHT`] each), raced as
+    /// question has left (df-pn's charged [`DFPN_NODE_WEIGHT`] each), raced as
     /// `proof_race` describes, so that the answer and both tables do not depend on the
     /// threads' timing. df-pn's answer when it settles the question, else the proof's (`None`
     /// when the limits stopped it). The nodes searched beside each other count once in the
@@ -30,7 +26,7 @@ impl PuzzleSearcher {
         n: u32,
     ) -> Option<bool> {
         let left = self.turn.stop_at.saturating_sub(self.stats.nodes);
-        let limit = left / NODE_WEIGHT;
+        let limit = left / DFPN_NODE_WEIGHT;
         if n == 0 || limit == 0 || self.turn.aborted {
             return self.alphabeta_bound(pos, order, n);
         }
@@ -40,7 +36,7 @@ impl PuzzleSearcher {
         dfpn.stop = self.turn.stop.clone();
         let before = dfpn.nodes;
         let start = self.stats.nodes;
-        let [ours, theirs] = Runner::pair([start, before], [1, NODE_WEIGHT]);
+        let [ours, theirs] = Runner::pair([start, before], [1, DFPN_NODE_WEIGHT]);
         dfpn.race = Some(theirs);
         self.helpers.runner = Some(ours);
         let endgame = std::sync::Arc::clone(&self.endgame.db);
@@ -69,7 +65,7 @@ impl PuzzleSearcher {
         let (answer, decider) = match raced {
             Some((answer, decider, dfpn)) => {
                 let ours = self.stats.nodes - start;
-                let theirs = (dfpn.nodes - before) * NODE_WEIGHT;
+                let theirs = (dfpn.nodes - before) * DFPN_NODE_WEIGHT;
                 self.helpers.dfpn = Some(dfpn);
                 self.stats.nodes += theirs;
                 self.stats.parallel_nodes += ours.min(theirs);
@@ -98,8 +94,8 @@ mod tests {
     use super::*;
     use crate::formats::board_text::parse_solution;
     use crate::rules::movegen;
+    use crate::search::knobs::CHECKPOINT;
     use crate::search::puzzle::dfpn::Dfpn;
-    use crate::search::puzzle::lockstep::CHECKPOINT;
 
     /// A question raced (df-pn beside the alpha-beta proof, `proof_race`) gets
     /// the same answer, move order and node counts every time, whatever the threads' timing,

@@ -31,7 +31,7 @@ pub struct SearchStats {
     pub parallel_nodes: u64,
     /// Nodes charged for the endgame databases built (not positions visited, so not among
     /// `nodes`): the search time a build of that many index slots takes, one node for
-    /// [`BUILD_SLOTS_PER_NODE`](super::budget::BUILD_SLOTS_PER_NODE) slots.
+    /// [`BUILD_SLOTS_PER_NODE`](crate::search::knobs::BUILD_SLOTS_PER_NODE) slots.
     pub build_nodes: u64,
 }
 

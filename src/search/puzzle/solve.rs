@@ -13,25 +13,27 @@ use crate::search::eval::Evaluator;
 use crate::search::score::Score;
 use crate::search::stop::Stop;
 
-use super::budget::{GameBudget, DEFAULT_NODES_PER_MOVE, DEFAULT_NODES_PER_SECOND};
+use crate::search::knobs::{
+    DEFAULT_NODES_PER_MOVE, DEFAULT_NODES_PER_SECOND, DEFAULT_TIME_LIMIT, DEFAULT_TT_MEGABYTES,
+};
+
+use super::budget::GameBudget;
 use super::limits::Features;
 use super::play_out::Driver;
 use super::searcher::{PuzzleSearcher, SearchStats};
 
-/// Largest transposition table a solve may grow, in MiB (`--tt-mb`, the Python package's
-/// `tt_mb`). The table starts at 512 KiB and grows as the search fills it. 1 GiB was tried
-/// (issue 23, docs/experiments.md): about 15% fewer nodes a second, and on seed 1126's 100
-/// boards as many refuted lines as at 64 MiB (11 against 10), different ones.
-pub const DEFAULT_TT_MEGABYTES: usize = 64;
-
-/// How to play a puzzle.
+/// How to play a puzzle: what the command line (`checkers --inputfile`, `checkers bench`) and
+/// the Python package's `solve` both build. The defaults are [`SolveOptions::default`]'s (the
+/// figures in `search::knobs`), and [`SolveOptions::validate`] says which settings are accepted.
 #[derive(Clone, Debug)]
 pub struct SolveOptions {
-    /// Transposition table size in MiB.
+    /// Largest transposition table, in MiB (1 to [`SolveOptions::MAX_TT_MEGABYTES`]).
     pub tt_megabytes: usize,
-    /// Deepest iteration per turn (plies); `None` for no limit.
+    /// Deepest iteration per turn (plies, 1 to [`SolveOptions::MAX_DEPTH`]); `None` for no
+    /// limit.
     pub max_depth: Option<u32>,
-    /// The whole run ends within this time.
+    /// The whole run ends within this time (more than zero, at most
+    /// [`SolveOptions::MAX_TIME_LIMIT_SECONDS`]).
     pub time_limit: Duration,
     /// Nodes a turn's iterative deepening may spend before playing its best move so far (each
     /// side's first turn more: see [`budget`](crate::search::puzzle::budget)). Counting nodes instead of
@@ -48,11 +50,81 @@ pub struct SolveOptions {
     /// [`DrawRule::FiftyMoves`] (the optional tournament rule).
     pub draw_rule: DrawRule,
     /// The evaluation that chooses the moves the solver cannot prove (see
-    /// `unproven_choice`): by default the shipped trained tables, which break
-    /// the ties of the turn's deepening (fewer lines refuted on random boards than its own move,
-    /// `docs/random-boards.md`), or [`Evaluator::Puzzle`], the deepening's own move. The proofs
-    /// are searched with the puzzle set whatever it is, and a proven move is the canonical one.
+    /// `unproven_choice`): by default [`Evaluator::solver_default`], the shipped trained tables,
+    /// which break the ties of the turn's deepening, or [`Evaluator::Puzzle`], the deepening's own
+    /// move. The proofs are searched with the puzzle set whatever it is, and a proven move is the
+    /// canonical one.
     pub evaluator: Evaluator,
+}
+
+/// A setting of [`SolveOptions`] out of its range; the message says the range, the caller
+/// names the setting as its user wrote it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolveOptionsError {
+    /// The time limit is not a positive number of seconds within the maximum.
+    #[error(
+        "must be a positive number of seconds, at most {}",
+        SolveOptions::MAX_TIME_LIMIT_SECONDS
+    )]
+    TimeLimit,
+    /// No nodes for the deepening.
+    #[error("must be at least 1")]
+    NodesPerMove,
+    /// The table size is out of range.
+    #[error("must be 1 to {}", SolveOptions::MAX_TT_MEGABYTES)]
+    TtMegabytes,
+    /// The depth is out of range.
+    #[error("must be 1 to {}", SolveOptions::MAX_DEPTH)]
+    Depth,
+}
+
+impl SolveOptions {
+    /// Largest transposition table accepted, in MiB (16 GiB).
+    pub const MAX_TT_MEGABYTES: usize = 16_384;
+
+    /// Deepest iteration accepted, in plies: beyond the longest game the scores can tell apart.
+    pub const MAX_DEPTH: u32 = 990;
+
+    /// Longest time limit accepted, in seconds.
+    pub const MAX_TIME_LIMIT_SECONDS: u64 = 1_000_000;
+
+    /// `seconds` as a time limit.
+    ///
+    /// # Errors
+    /// [`SolveOptionsError::TimeLimit`] unless `seconds` is positive, finite and at most
+    /// [`SolveOptions::MAX_TIME_LIMIT_SECONDS`].
+    pub fn time_limit_from_secs(seconds: f64) -> Result<Duration, SolveOptionsError> {
+        if seconds.is_finite() && seconds > 0.0 && seconds <= Self::MAX_TIME_LIMIT_SECONDS as f64 {
+            Ok(Duration::from_secs_f64(seconds))
+        } else {
+            Err(SolveOptionsError::TimeLimit)
+        }
+    }
+
+    /// Checks every setting against its range, in the order time limit, nodes per move, table
+    /// size, depth.
+    ///
+    /// # Errors
+    /// The first setting out of its range.
+    pub fn validate(&self) -> Result<(), SolveOptionsError> {
+        let seconds = self.time_limit.as_secs_f64();
+        if self.time_limit.is_zero() || seconds > Self::MAX_TIME_LIMIT_SECONDS as f64 {
+            return Err(SolveOptionsError::TimeLimit);
+        }
+        if self.nodes_per_move == 0 {
+            return Err(SolveOptionsError::NodesPerMove);
+        }
+        if !(1..=Self::MAX_TT_MEGABYTES).contains(&self.tt_megabytes) {
+            return Err(SolveOptionsError::TtMegabytes);
+        }
+        if self
+            .max_depth
+            .is_some_and(|d| !(1..=Self::MAX_DEPTH).contains(&d))
+        {
+            return Err(SolveOptionsError::Depth);
+        }
+        Ok(())
+    }
 }
 
 impl Default for SolveOptions {
@@ -60,13 +132,12 @@ impl Default for SolveOptions {
         SolveOptions {
             tt_megabytes: DEFAULT_TT_MEGABYTES,
             max_depth: None,
-            time_limit: Duration::from_secs(50),
+            time_limit: DEFAULT_TIME_LIMIT,
             nodes_per_move: DEFAULT_NODES_PER_MOVE,
             nodes_per_second: DEFAULT_NODES_PER_SECOND,
             draw_rule: DrawRule::None,
             features: Features::default(),
-            // The puzzle set if the embedded weights could not be read (a test rules it out).
-            evaluator: Evaluator::shipped().unwrap_or(Evaluator::Puzzle),
+            evaluator: Evaluator::solver_default(),
         }
     }
 }

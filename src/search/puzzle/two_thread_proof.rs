@@ -25,18 +25,7 @@ use crate::search::tt::{TranspositionTable, Words};
 
 use super::searcher::PuzzleSearcher;
 use super::thought::{bound_at, Proof};
-use crate::search::knobs::SPLIT_THREADS;
-
-/// Most table memory of one move's searcher, in MiB (the tables start small and grow).
-const BRANCH_TT_MB: usize = 64;
-
-/// Most bytes of the copies of this searcher's table given to the moves' searchers (1 GiB):
-/// beyond it they start with empty tables.
-const SPLIT_TT_BYTES: usize = 1 << 30;
-
-/// The first round's nodes per move are the budget over this many times the number of moves;
-/// each later round doubles them.
-const FIRST_ROUND_SHARE: u64 = 16;
+use crate::search::knobs::{BRANCH_TT_MB, FIRST_ROUND_SHARE, SPLIT_THREADS, SPLIT_TT_BYTES};
 
 /// One root move and what its searcher has established, from the root's point of view.
 struct Branch {

@@ -31,26 +31,14 @@ use std::sync::Arc;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
-use crate::search::eval::{Evaluator, MAN};
+use crate::search::eval::Evaluator;
+use crate::search::knobs::{CHOICE_TT_MB, TIE_MARGIN};
 use crate::search::score::Score;
 
 use super::budget::expected_winner;
 use super::limits::Features;
 use super::searcher::PuzzleSearcher;
 use super::thought::PuzzleThought;
-
-/// Most table memory of the choosing search, in MiB (the table starts small and grows).
-const CHOICE_TT_MB: usize = 64;
-
-/// How far below the turn's best score (in the puzzle set's hundredths of a man, at the turn's
-/// depth) a move may score and still be one the trained tables choose among: a quarter of a man.
-pub(super) const TIE_MARGIN: i32 = MAN / 4;
-
-/// Most plies of a game during which a side clearly ahead avoids repeating a position: past
-/// them, a game one side cannot win (the searches score it ahead, but it is drawn) is let end in
-/// a repetition, which leaves the rest of the limit to the search for the win it gave away
-/// (`backward_pass`). The longest line of seeds 1126 and 20261127 has 123 plies.
-pub const AVOID_REPETITION_PLIES: usize = 200;
 
 impl PuzzleSearcher {
     /// Replaces the move of an unproven `thought` for `pos` by the trained tables' choice among

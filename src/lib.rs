@@ -18,8 +18,8 @@
 //! - [`protocols`]: the assignments' front ends and codecs on top of the player (CSCI561's
 //!   `input.txt`/`output.txt` agent, the HackerRank bot, KTH DD2380's lines and cells).
 //! - [`net`]: the DD2380 network client and game server, on top of [`play`] and [`protocols`].
-//! - [`matches`]: matches between players: the match runner, opening lists, the resumable
-//!   journal, and the CSCI561 referee, which runs agents as child processes.
+//! - [`matches`](mod@matches): matches between players: the match runner, opening lists, the
+//!   resumable journal, and the CSCI561 referee, which runs agents as child processes.
 //! - [`tools`]: checking and measuring the solver: checking a written solution
 //!   ([`tools::verify`]), benchmarking ([`tools::bench`]), seeded random puzzles, and checking
 //!   the endgame databases against the analyser.

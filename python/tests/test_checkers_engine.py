@@ -374,7 +374,7 @@ def test_bad_solution_text_names_the_string():
         lambda: ce.solve(Position.from_board(read("puzzles/p03.txt")), time_limit=0),
         lambda: ce.solve(Position.from_board(read("puzzles/p03.txt")), time_limit=float("nan")),
         lambda: ce.solve(Position.from_board(read("puzzles/p03.txt")), nodes_per_move=0),
-        lambda: ce.solve(Position.from_board(read("puzzles/p03.txt")), eval="hand"),
+        lambda: ce.solve(Position.from_board(read("puzzles/p03.txt")), eval="neural"),
         lambda: ce.think(Position.start(), time_ms=10, nodes=10),
         lambda: ce.think(Position.start(), depth=0),
         lambda: ce.verify(read("puzzles/p03.txt"), read("expected/p03.txt"), max_mb=1),

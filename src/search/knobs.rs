@@ -2,7 +2,7 @@
 //! endgame databases it builds (`search/endgame/`), and the node rate `checkers verify` assumes.
 //! One line each says what it trades; how the rules use them is told where they are used
 //! (`puzzle/budget.rs` for the turn's budget). What was measured to set them is in
-//! `docs/experiments.md` ("Where the solver's knobs come from").
+//! `docs/notebook/experiments.md` ("Where the solver's knobs come from").
 //!
 //! Changing any of them changes the lines the solver plays (except the table sizes and
 //! [`CHECKPOINT`], which change only its speed): the node counts of

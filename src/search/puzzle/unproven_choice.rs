@@ -17,7 +17,7 @@
 //! A first version let the trained deepening choose among all moves, with an empty table: it
 //! saw less deep than the turn's own and played into losses the turn had seen (seeds 2611 and
 //! 2612 of `docs/performance.md`); the tie break had fewer lines refuted than the puzzle set's
-//! own move on fresh ones (`docs/random-boards.md`).
+//! own move on fresh ones (`docs/notebook/random-boards.md`).
 //!
 //! The searches see positions, not the game: a repetition is no draw to them. So a side that
 //! looks clearly ahead and cannot prove its win may walk its kings back and forth until the game

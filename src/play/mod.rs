@@ -13,7 +13,7 @@ pub mod train;
 
 /// The game model lives in the rules layer, so that the puzzle solver shares it.
 pub use crate::rules::game::{Forfeit, Game, GameError, Outcome};
-pub use clock::{Budget, Clock, TimeBudget, TimeMeasure};
+pub use clock::{Budget, Clock, TimeBudget, TimeMeasure, TimeUse};
 pub use engine::{Engine, EngineOptions, Thought};
 pub use player::{MinimaxPlayer, Player, PlayerError, RandomPlayer};
 pub use spec::{PlayerSpec, SpecError};

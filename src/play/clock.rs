@@ -87,10 +87,9 @@ pub const CPU_MARGIN_SHARE: f64 = 0.01;
 /// thinking time for safety on a busy machine.
 pub const WALL_MARGIN_SHARE: f64 = 0.05;
 /// Smallest safety margin kept below a wall-clock limit (and below every limit under
-/// [`TimeUse::Early`]).
+/// [`TimeUse::Early`]); trades a little of a short move for safety.
 const MIN_MARGIN: Duration = Duration::from_millis(2);
-/// Largest safety margin kept below a wall-clock limit (and below every limit under
-/// [`TimeUse::Early`]).
+/// Largest safety margin kept below any limit; trades safety for the time of a long move.
 const MAX_MARGIN: Duration = Duration::from_millis(50);
 /// [`TimeUse::Early`]: the margin is this share of the limit (a fifth), within [`MIN_MARGIN`] and
 /// [`MAX_MARGIN`]; trades thinking time for safety.
@@ -252,7 +251,8 @@ impl Clock {
     }
 
     /// `d` less the safety margin for this clock's measure and `time_use`, never more than half of
-    /// `d`: under a CPU-time clock [`CPU_MARGIN`] and [`CPU_MARGIN_SHARE`] of `d`; under a wall
+    /// `d`: under a CPU-time clock [`CPU_MARGIN`] and [`CPU_MARGIN_SHARE`] of `d`, at most
+    /// [`MAX_MARGIN`]; under a wall
     /// clock [`WALL_MARGIN_SHARE`] of it within [`MIN_MARGIN`] and [`MAX_MARGIN`]; under
     /// [`TimeUse::Early`] a fifth of it within the same bounds, whatever the measure.
     fn minus_margin(&self, d: Duration, time_use: TimeUse) -> Duration {
@@ -261,7 +261,7 @@ impl Clock {
             (TimeUse::Early, _) => bounded(EARLY_MARGIN_SHARE),
             (TimeUse::All, TimeMeasure::Wall) => bounded(WALL_MARGIN_SHARE),
             (TimeUse::All, TimeMeasure::ProcessCpu | TimeMeasure::ThreadCpu) => {
-                CPU_MARGIN + d.mul_f64(CPU_MARGIN_SHARE)
+                (CPU_MARGIN + d.mul_f64(CPU_MARGIN_SHARE)).min(MAX_MARGIN)
             }
         };
         d.saturating_sub(margin.min(d / 2))

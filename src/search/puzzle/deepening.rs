@@ -1,6 +1,8 @@
 //! One turn of the puzzle driver: iterative deepening from the current position until the result is proven, a limit
 //! is reached, or the turn's budget runs out; then the canonical choice among equally good moves.
 
+use std::time::Instant;
+
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
@@ -75,7 +77,9 @@ impl PuzzleSearcher {
             Some(d) => thought.safe_within = d - 1,
             None => thought.safe_within = thought.depth,
         }
+        let began = Instant::now();
         self.guard(pos, &mut thought, known);
+        self.spent.proof += began.elapsed();
         Some(thought)
     }
 
@@ -144,8 +148,10 @@ impl PuzzleSearcher {
             // A value known from an earlier proof needs no proof search: the guard keeps it.
             let budget = limits.proof_nodes.unwrap_or(0);
             if budget > 0 && known.is_none() {
-                if let Some(proven) = self.prove_turn(pos, &moves, &mut thought, budget, max_depth)
-                {
+                let began = Instant::now();
+                let proven = self.prove_turn(pos, &moves, &mut thought, budget, max_depth);
+                self.spent.proof += began.elapsed();
+                if let Some(proven) = proven {
                     return Some(proven);
                 }
             }

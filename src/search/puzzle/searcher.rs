@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::dfpn::Dfpn;
 use super::limits::{Features, Limits};
 use super::lockstep::Runner;
+use super::solve::TimeSplit;
 use crate::search::endgame::{BuildError, EndgameDb};
 use crate::search::eval::Evaluator;
 use crate::search::knobs::SPLIT_THREADS;
@@ -62,6 +63,8 @@ pub struct PuzzleSearcher {
     pub(super) evals: Evaluators,
     /// What the proofs on a second thread keep between questions.
     pub(super) helpers: ProofHelpers,
+    /// The time spent on proof searches and database builds (see [`TimeSplit`]).
+    pub(super) spent: TimeSplit,
 }
 
 /// The limits of the search under way.
@@ -147,6 +150,7 @@ impl PuzzleSearcher {
                 runner: None,
                 spare_tables: Vec::new(),
             },
+            spent: TimeSplit::default(),
         }
     }
 
@@ -161,6 +165,13 @@ impl PuzzleSearcher {
     #[must_use]
     pub fn stats(&self) -> SearchStats {
         self.stats
+    }
+
+    /// The time its turns spent on proof searches and database builds so far (the rest of
+    /// [`TimeSplit`] is the driver's to fill).
+    #[must_use]
+    pub fn time_split(&self) -> TimeSplit {
+        self.spent
     }
 
     /// Fraction of table probes that hit.

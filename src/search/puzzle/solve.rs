@@ -104,6 +104,23 @@ pub struct Solution {
     pub unproven: Vec<UnprovenMove>,
     /// Wall time.
     pub elapsed: Duration,
+    /// Where the wall time went.
+    pub time_split: TimeSplit,
+}
+
+/// Where a solve's time went (wall time), as the summary line says it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TimeSplit {
+    /// The turns' iterative deepening and the rest of the game not counted below.
+    pub search: Duration,
+    /// The turns' proof searches (the split proof on both threads included) and the checks
+    /// that hold an unproven move to what earlier proofs established.
+    pub proof: Duration,
+    /// Endgame database builds and reachable-position analyses.
+    pub analysis: Duration,
+    /// The backward pass over an unproven line after the game (`backward_pass`), with the games it
+    /// plays again.
+    pub backward: Duration,
 }
 
 /// A move played without a proof of its optimality.
@@ -189,10 +206,24 @@ pub fn solve_until(
         safe_within: [0; 2],
     };
     let mut outcome = driver.play_out();
+    // The forward game's proofs and builds; the backward pass's own are counted as the pass.
+    let forward = driver.searcher.time_split();
+    let pass = Instant::now();
     if options.draw_rule == DrawRule::None && options.features.repair {
         outcome = driver.repair(outcome);
     }
-    driver.solution(outcome, started)
+    let backward = pass.elapsed();
+    let mut solution = driver.solution(outcome, started);
+    let elapsed = solution.elapsed;
+    solution.time_split = TimeSplit {
+        search: elapsed
+            .saturating_sub(forward.proof + forward.analysis)
+            .saturating_sub(backward),
+        proof: forward.proof,
+        analysis: forward.analysis,
+        backward,
+    };
+    solution
 }
 
 impl Driver<'_> {
@@ -242,6 +273,7 @@ impl Driver<'_> {
             endgame_error: self.searcher.endgame_error().cloned(),
             unproven,
             elapsed: started.elapsed(),
+            time_split: TimeSplit::default(),
         }
     }
 }

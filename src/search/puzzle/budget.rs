@@ -23,15 +23,16 @@
 //!   and twice that for the guard, until the game has searched [`KEEP_KNOWN_OVERRUN`] times its
 //!   proof budget. A split proof's nodes (`two_thread_proof`, two threads) count half.
 //! - **Database builds** ([`build_caps`], [`build_worth`]): positions of a few kings are built at
-//!   once up to [`QUICK_POSITIONS`] index slots; others only after the deepening failed, within
-//!   the cap for how the board looks: while every searched move of the line is proven, no cap
-//!   where one side looks clearly ahead, and for a level board [`DECIDING_LEVEL_BUILD_SLOTS`] on
+//!   once up to [`QUICK_POSITIONS`] index slots; an analysis of at most [`EARLY_BUILD_SLOTS`]
+//!   after [`EARLY_SEARCH_NODES`] of the deepening; others only after the deepening failed,
+//!   within the cap for how the board looks: while every searched move of the line is proven,
+//!   no cap where one side is [`AHEAD_MARGIN`] ahead, and for a level board [`DECIDING_LEVEL_BUILD_SLOTS`] on
 //!   the deciding turn (the game's first searched one), [`LEVEL_BUILD_SLOTS`] later;
 //!   [`UNPROVEN_BUILD_SLOTS`] and [`UNPROVEN_LEVEL_BUILD_SLOTS`] once it is not; a position of
 //!   seven pieces (whose build covers only its captures' classes) only where a side looks
 //!   clearly ahead, within [`CAPTURE_BUILD_SLOTS`]. A build starts only when it looks to fit [`BUILD_SHARE`] of the time left at
 //!   [`BUILD_NANOS_PER_SLOT`] (at [`DECIDING_BUILD_NANOS_PER_SLOT`] on the deciding turn where a
-//!   side looks clearly ahead and the build settles the position: [`build_nanos_per_slot`]), and once one gave up, later ones are held to [`build_ceiling`] of
+//!   side is that far ahead and the build settles the position: [`build_nanos_per_slot`]), and once one gave up, later ones are held to [`build_ceiling`] of
 //!   its slots. A build is charged to the game's budget, one node for
 //!   [`BUILD_SLOTS_PER_NODE`] index slots built. (How a build under way measures its pace and
 //!   gives up is the database's own affair, in `endgame/build.rs`.)
@@ -120,11 +121,45 @@ pub const PROOF_REACH_PLIES: u32 = 10;
 /// for the side ahead's win: a man and a half. Within it the board looks level.
 pub const PROOF_GUESS_MARGIN: i32 = 150;
 
+/// Margin of a turn's score (hundredths of a man) from which its side counts as ahead, for
+/// what a side ahead must not give away: it does not play or allow a repetition of the game's
+/// positions (`unproven`), a game it drew by repetition is searched for its win (`repair`),
+/// and its position's databases are built within the caps of a decisive board
+/// ([`build_worth`]). Half a man: the six-piece study of issue 46 (two kings and a man against a
+/// king and two men, a red win in 65 plies) scores +109 to +114, under
+/// [`PROOF_GUESS_MARGIN`], and was drawn by repetition after 10 plies with 47 s of 50 unused.
+pub const AHEAD_MARGIN: i32 = 50;
+
+/// Whether `score` puts its side [`AHEAD_MARGIN`] ahead (or wins); `None`, nothing searched,
+/// is not.
+#[must_use]
+pub fn ahead(score: Option<Score>) -> bool {
+    score.is_some_and(|s| s.0 >= AHEAD_MARGIN)
+}
+
+/// Whether `score` puts either side [`AHEAD_MARGIN`] ahead (or a game end in sight).
+#[must_use]
+pub fn one_side_ahead(score: Option<Score>) -> bool {
+    score.is_some_and(|s| s.0.abs() >= AHEAD_MARGIN)
+}
+
 /// A turn whose board looks level spends one in this many of its proof share: a level board is
 /// most likely a draw, which no proof search settles (measured: of the proofs that succeeded on
 /// the public boards, the shipped puzzles and 100 random boards, none started from a level
 /// score), and the few nodes left are for the sacrifice the deepening did not see.
 pub const LEVEL_PROOF_SHARE: u64 = 8;
+
+/// Most index slots of an analysis small enough to start after only [`EARLY_SEARCH_NODES`] of
+/// the turn's search (when the search has not proven the position by then): a few seconds'
+/// build at most, where the search could spend the turn's whole budget first and prove
+/// nothing (the First Position, two kings against a king and a man, a red win in 61 plies:
+/// 1.3 M positions, after 2 M nodes searched in vain).
+pub const EARLY_BUILD_SLOTS: usize = QUICK_POSITIONS;
+
+/// Nodes a turn searches before it builds an analysis of at most [`EARLY_BUILD_SLOTS`]: the
+/// shipped official puzzles are proven within a tenth of them (p06, 23,925 nodes, has too
+/// many pieces for any analysis).
+pub const EARLY_SEARCH_NODES: u64 = 50_000;
 
 /// Most index slots of endgame databases the game's deciding turn (its first searched turn,
 /// whose proof decides whether the line is proven) builds for a level-looking position: the
@@ -297,7 +332,7 @@ pub fn build_worth(
     }
     caps.is_none_or(|caps| {
         slots
-            <= if looks_level(score) {
+            <= if !one_side_ahead(score) {
                 caps.level
             } else {
                 caps.decisive
@@ -327,7 +362,7 @@ pub fn build_nanos_per_slot(
     captures_only: bool,
 ) -> u64 {
     match caps {
-        Some(caps) if !captures_only && expected_winner(score).is_some() => {
+        Some(caps) if !captures_only && one_side_ahead(score) => {
             caps.decisive_nanos_per_slot
         }
         _ => BUILD_NANOS_PER_SLOT,
@@ -563,6 +598,15 @@ mod tests {
         let deciding = Some(build_caps(true, true));
         assert!(build_worth(level, 118_581_260, deciding, false));
         assert!(!build_worth(level, large, deciding, false));
+        // Half a man ahead is ahead: issue 46's study (+114, either colour) builds its 357.7 M.
+        let study = 357_700_000;
+        assert!(build_worth(Some(Score(114)), study, deciding, false));
+        assert!(build_worth(Some(Score(-114)), study, deciding, false));
+        assert!(!build_worth(Some(Score(AHEAD_MARGIN - 1)), study, deciding, false));
+        assert_eq!(
+            build_nanos_per_slot(Some(Score(-114)), deciding, false),
+            DECIDING_BUILD_NANOS_PER_SLOT
+        );
         // A seven-piece position builds its captures' classes only where a side looks clearly
         // ahead, and within its own cap: issue 23's left board's 125.7 M slots, not p25's 171.8 M.
         let left = 125_718_800;

@@ -26,7 +26,7 @@
 //!   once up to [`QUICK_POSITIONS`] index slots; an analysis of at most [`EARLY_BUILD_SLOTS`]
 //!   after [`EARLY_SEARCH_NODES`] of the deepening; others only after the deepening failed,
 //!   within the cap for how the board looks: while every searched move of the line is proven,
-//!   no cap where one side is [`AHEAD_MARGIN`] ahead, and for a level board [`DECIDING_LEVEL_BUILD_SLOTS`] on
+//!   no cap where one side is [`BUILD_AHEAD_MARGIN`] ahead, and for a level board [`DECIDING_LEVEL_BUILD_SLOTS`] on
 //!   the deciding turn (the game's first searched one), [`LEVEL_BUILD_SLOTS`] later;
 //!   [`UNPROVEN_BUILD_SLOTS`] and [`UNPROVEN_LEVEL_BUILD_SLOTS`] once it is not; a position of
 //!   seven pieces (whose build covers only its captures' classes) only where a side looks
@@ -123,12 +123,18 @@ pub const PROOF_GUESS_MARGIN: i32 = 150;
 
 /// Margin of a turn's score (hundredths of a man) from which its side counts as ahead, for
 /// what a side ahead must not give away: it does not play or allow a repetition of the game's
-/// positions (`unproven`), a game it drew by repetition is searched for its win (`repair`),
-/// and its position's databases are built within the caps of a decisive board
-/// ([`build_worth`]). Half a man: the six-piece study of issue 46 (two kings and a man against a
-/// king and two men, a red win in 65 plies) scores +109 to +114, under
-/// [`PROOF_GUESS_MARGIN`], and was drawn by repetition after 10 plies with 47 s of 50 unused.
+/// positions (`unproven`), and a game it drew by repetition is searched for its win
+/// (`repair`). Half a man: the six-piece study of issue 46 (two kings and a man against a king
+/// and two men, a red win in 65 plies) scores +109 to +114, under [`PROOF_GUESS_MARGIN`], and
+/// was drawn by repetition after 10 plies with 47 s of 50 unused.
 pub const AHEAD_MARGIN: i32 = 50;
+
+/// Margin of the deepening's score from which a board counts as decisive for the caps of its
+/// database builds ([`build_worth`], [`build_nanos_per_slot`]): a man. The study above (+114)
+/// then has its 357.7 M-position analysis started on the deciding turn, which proves its win;
+/// p25 after its forced capture (a draw, -55 after 20 thousand nodes) keeps the level cap, and
+/// its 171.8 M slots are not started.
+pub const BUILD_AHEAD_MARGIN: i32 = 100;
 
 /// Whether `score` puts its side [`AHEAD_MARGIN`] ahead (or wins); `None`, nothing searched,
 /// is not.
@@ -137,10 +143,10 @@ pub fn ahead(score: Option<Score>) -> bool {
     score.is_some_and(|s| s.0 >= AHEAD_MARGIN)
 }
 
-/// Whether `score` puts either side [`AHEAD_MARGIN`] ahead (or a game end in sight).
+/// Whether `score` puts either side [`BUILD_AHEAD_MARGIN`] ahead (or a game end in sight).
 #[must_use]
 pub fn one_side_ahead(score: Option<Score>) -> bool {
-    score.is_some_and(|s| s.0.abs() >= AHEAD_MARGIN)
+    score.is_some_and(|s| s.0.abs() >= BUILD_AHEAD_MARGIN)
 }
 
 /// A turn whose board looks level spends one in this many of its proof share: a level board is
@@ -598,11 +604,13 @@ mod tests {
         let deciding = Some(build_caps(true, true));
         assert!(build_worth(level, 118_581_260, deciding, false));
         assert!(!build_worth(level, large, deciding, false));
-        // Half a man ahead is ahead: issue 46's study (+114, either colour) builds its 357.7 M.
+        // A man ahead is decisive: issue 46's study (+114, either colour) builds its 357.7 M,
+        // p25 after its capture (-55, a draw) does not build its 171.8 M.
         let study = 357_700_000;
         assert!(build_worth(Some(Score(114)), study, deciding, false));
         assert!(build_worth(Some(Score(-114)), study, deciding, false));
-        assert!(!build_worth(Some(Score(AHEAD_MARGIN - 1)), study, deciding, false));
+        assert!(!build_worth(Some(Score(-55)), large, deciding, false));
+        assert!(!build_worth(Some(Score(BUILD_AHEAD_MARGIN - 1)), study, deciding, false));
         assert_eq!(
             build_nanos_per_slot(Some(Score(-114)), deciding, false),
             DECIDING_BUILD_NANOS_PER_SLOT

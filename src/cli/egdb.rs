@@ -247,7 +247,13 @@ fn reach(puzzles: &[PathBuf], egdb: Option<&PathBuf>, quiet: bool) -> Result<Exi
             let wall = started.elapsed().as_secs_f64();
             let cores = cpu
                 .and_then(|c| c.try_elapsed().ok())
-                .map(|c| format!(", {:.1} s of CPU, {:.2} cores", c.as_secs_f64(), c.as_secs_f64() / wall.max(1e-9)))
+                .map(|c| {
+                    format!(
+                        ", {:.1} s of CPU, {:.2} cores",
+                        c.as_secs_f64(),
+                        c.as_secs_f64() / wall.max(1e-9)
+                    )
+                })
                 .unwrap_or_default();
             output::eprintln(&format!(
                 "{}: {:.1} M positions held, {:.1} M analysed now ({wall:.1} s{cores})",

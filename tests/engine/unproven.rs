@@ -127,7 +127,11 @@ fn a_side_half_a_man_ahead_does_not_play_back_into_a_position_of_the_game() {
         let first = shallow_thought(&pos, 3, &[]);
         assert!(!first.proven);
         assert!(ahead(first.score), "{fen}: {first:?}");
-        assert_eq!(expected_winner(first.score), None, "{fen}: under a man and a half");
+        assert_eq!(
+            expected_winner(first.score),
+            None,
+            "{fen}: under a man and a half"
+        );
         let seen = [pos, pos.play(first.best)];
         let again = shallow_thought(&pos, 3, &seen);
         assert_ne!(again.best, first.best, "{fen}");

@@ -512,7 +512,10 @@ mod tests {
         let one = run(1);
         let two = run(2);
         assert!(one.1.len() > 3, "several classes written");
-        assert!(one == two, "the same values and files on one and two threads");
+        assert!(
+            one == two,
+            "the same values and files on one and two threads"
+        );
     }
 
     #[test]

@@ -368,9 +368,7 @@ pub fn build_nanos_per_slot(
     captures_only: bool,
 ) -> u64 {
     match caps {
-        Some(caps) if !captures_only && one_side_ahead(score) => {
-            caps.decisive_nanos_per_slot
-        }
+        Some(caps) if !captures_only && one_side_ahead(score) => caps.decisive_nanos_per_slot,
         _ => BUILD_NANOS_PER_SLOT,
     }
 }
@@ -610,7 +608,12 @@ mod tests {
         assert!(build_worth(Some(Score(114)), study, deciding, false));
         assert!(build_worth(Some(Score(-114)), study, deciding, false));
         assert!(!build_worth(Some(Score(-55)), large, deciding, false));
-        assert!(!build_worth(Some(Score(BUILD_AHEAD_MARGIN - 1)), study, deciding, false));
+        assert!(!build_worth(
+            Some(Score(BUILD_AHEAD_MARGIN - 1)),
+            study,
+            deciding,
+            false
+        ));
         assert_eq!(
             build_nanos_per_slot(Some(Score(-114)), deciding, false),
             DECIDING_BUILD_NANOS_PER_SLOT

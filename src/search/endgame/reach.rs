@@ -367,7 +367,7 @@ impl EndgameDb {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::fs;
     use std::path::Path;
 
@@ -392,7 +392,7 @@ mod tests {
     }
 
     /// The files of `dir`, by name.
-    fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    pub(in crate::search::endgame) fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
         let mut out: Vec<(String, Vec<u8>)> = fs::read_dir(dir)
             .expect("listed")
             .map(|e| {

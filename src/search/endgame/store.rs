@@ -655,16 +655,7 @@ mod tests {
                 .build()
                 .expect("a pool")
                 .install(|| stored(dir.path(), 4));
-            let mut out: Vec<(String, Vec<u8>)> = fs::read_dir(dir.path())
-                .expect("listed")
-                .map(|e| {
-                    let e = e.expect("entry");
-                    let name = e.file_name().to_string_lossy().into_owned();
-                    (name, fs::read(e.path()).expect("read"))
-                })
-                .collect();
-            out.sort();
-            out
+            super::super::reach::tests::files(dir.path())
         };
         let one = files(1);
         assert!(one.len() > 20, "{} files", one.len());

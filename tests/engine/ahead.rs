@@ -5,7 +5,7 @@
 
 use checkers::formats::fen::parse;
 use checkers::rules::game::Outcome;
-use checkers::search::solve::{solve, SolveOptions};
+use checkers::search::puzzle::solve::{solve, SolveOptions};
 use checkers::Color;
 
 /// Solves `fen` (red to move) at the default options and checks the winner and the length.

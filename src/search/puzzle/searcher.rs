@@ -4,17 +4,32 @@
 //! `proof`, ...); this file holds only its state and its accessors.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::dfpn::Dfpn;
 use super::limits::{Features, Limits};
 use super::lockstep::Runner;
-use super::solve::TimeSplit;
 use crate::search::endgame::{BuildError, EndgameDb};
 use crate::search::eval::Evaluator;
 use crate::search::knobs::SPLIT_THREADS;
 use crate::search::ordering::MoveOrderer;
 use crate::search::stop::Stop;
 use crate::search::tt::{TranspositionTable, Words};
+
+/// Where a solve's time went (wall time), as the summary line says it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TimeSplit {
+    /// The turns' iterative deepening and the rest of the game not counted below.
+    pub search: Duration,
+    /// The turns' proof searches (the split proof on both threads included) and the checks
+    /// that hold an unproven move to what earlier proofs established.
+    pub proof: Duration,
+    /// Endgame database builds and reachable-position analyses.
+    pub analysis: Duration,
+    /// The backward pass over an unproven line after the game (`backward_pass`), with the games it
+    /// plays again.
+    pub backward: Duration,
+}
 
 /// Counters over the searcher's life, for statistics.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

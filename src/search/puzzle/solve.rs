@@ -16,6 +16,7 @@ use crate::search::stop::Stop;
 use super::budget::{GameBudget, DEFAULT_NODES_PER_MOVE, DEFAULT_NODES_PER_SECOND};
 use super::limits::Features;
 use super::play_out::Driver;
+pub use super::searcher::TimeSplit;
 use super::searcher::{PuzzleSearcher, SearchStats};
 
 /// Largest transposition table a solve may grow, in MiB (`--tt-mb`, the Python package's
@@ -106,21 +107,6 @@ pub struct Solution {
     pub elapsed: Duration,
     /// Where the wall time went.
     pub time_split: TimeSplit,
-}
-
-/// Where a solve's time went (wall time), as the summary line says it.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct TimeSplit {
-    /// The turns' iterative deepening and the rest of the game not counted below.
-    pub search: Duration,
-    /// The turns' proof searches (the split proof on both threads included) and the checks
-    /// that hold an unproven move to what earlier proofs established.
-    pub proof: Duration,
-    /// Endgame database builds and reachable-position analyses.
-    pub analysis: Duration,
-    /// The backward pass over an unproven line after the game (`backward_pass`), with the games it
-    /// plays again.
-    pub backward: Duration,
 }
 
 /// A move played without a proof of its optimality.

@@ -140,7 +140,8 @@ class Solution:
 
     def summary(self) -> str:
         """The line the command line prints on stderr after solving, e.g. ``red wins after 7
-        moves (proven optimal); 8 states; 0.001 s; 489 nodes; table hit rate 74%``."""
+        plies (proven optimal); 8 states; 0.001 s (search 0.0 s, proof 0.0 s, analysis 0.0 s,
+        backward pass 0.0 s); 489 nodes; table hit rate 74%``."""
 
     def text(self, format: Literal["text", "pdn", "fen"] = "text") -> str:
         """The solution as the command line writes it: ``"text"`` (the exact bytes of

@@ -437,7 +437,8 @@ impl PySolution {
     }
 
     /// The line the command line prints on stderr after solving, e.g. ``red wins after 7 plies
-    /// (proven optimal); 8 states; 0.001 s; 489 nodes; table hit rate 74%``.
+    /// (proven optimal); 8 states; 0.001 s (search 0.0 s, proof 0.0 s, analysis 0.0 s,
+    /// backward pass 0.0 s); 489 nodes; table hit rate 74%``.
     fn summary(&self) -> String {
         export::summary(&self.inner)
     }

@@ -138,6 +138,11 @@ enum EgdbAction {
         #[arg(long, value_name = "DIR")]
         egdb: Option<PathBuf>,
 
+        /// Threads of the analysis (default: one per core). The files are the same whatever
+        /// the number.
+        #[arg(long, value_name = "N")]
+        threads: Option<usize>,
+
         /// Print nothing but errors.
         #[arg(short, long)]
         quiet: bool,
@@ -207,8 +212,12 @@ pub fn run(args: &EgdbArgs) -> Result<ExitCode> {
         EgdbAction::Reach {
             puzzles,
             egdb,
+            threads,
             quiet,
-        } => reach(puzzles, egdb.as_ref(), *quiet),
+        } => {
+            set_threads(*threads)?;
+            reach(puzzles, egdb.as_ref(), *quiet)
+        }
     }
 }
 
@@ -216,6 +225,7 @@ pub fn run(args: &EgdbArgs) -> Result<ExitCode> {
 fn reach(puzzles: &[PathBuf], egdb: Option<&PathBuf>, quiet: bool) -> Result<ExitCode> {
     let (_, mut db) = open_store(egdb)?;
     let started = Instant::now();
+    let cpu = cpu_time::ProcessTime::try_now().ok();
     for path in puzzles {
         let pos = input::read_puzzle(path, None)?;
         let before = db.analysed();
@@ -233,12 +243,23 @@ fn reach(puzzles: &[PathBuf], egdb: Option<&PathBuf>, quiet: bool) -> Result<Exi
             output::eprintln(&format!("checkers: warning: {why}"))?;
         }
         if !quiet {
+            // CPU time over wall time: the cores the analysis kept busy.
+            let wall = started.elapsed().as_secs_f64();
+            let cores = cpu
+                .and_then(|c| c.try_elapsed().ok())
+                .map(|c| {
+                    format!(
+                        ", {:.1} s of CPU, {:.2} cores",
+                        c.as_secs_f64(),
+                        c.as_secs_f64() / wall.max(1e-9)
+                    )
+                })
+                .unwrap_or_default();
             output::eprintln(&format!(
-                "{}: {:.1} M positions held, {:.1} M analysed now ({:.1} s)",
+                "{}: {:.1} M positions held, {:.1} M analysed now ({wall:.1} s{cores})",
                 path.display(),
                 db.positions() as f64 / 1e6,
                 (db.analysed() - before) as f64 / 1e6,
-                started.elapsed().as_secs_f64()
             ))?;
         }
     }

@@ -223,3 +223,24 @@ pub const AVOID_REPETITION_PLIES: usize = 200;
 /// [`DEFAULT_NODES_PER_SECOND`]): lower ends on the node budget, the same verdicts everywhere,
 /// on slower machines too, with fewer nodes.
 pub const VERIFY_NODES_PER_SECOND: u64 = 500_000;
+
+// What a side ahead must not give away (`puzzle/unproven_choice.rs`, `puzzle/backward_pass.rs`)
+// and when a board is decisive for its database builds (`puzzle/budget.rs`).
+
+/// Margin of a turn's score (hundredths of a man) from which its side counts as ahead: it then
+/// neither plays nor allows a repetition of the game's positions, and a game it drew by
+/// repetition is searched again for its win. Lower keeps more wins, and searches more draws.
+pub const AHEAD_MARGIN: i32 = MAN / 2;
+
+/// Margin of the deepening's score from which a board counts as decisive for the caps of its
+/// database builds: lower starts more large analyses, which cost their time when the board is
+/// drawn after all.
+pub const BUILD_AHEAD_MARGIN: i32 = MAN;
+
+/// Most index slots of an analysis small enough to start after only [`EARLY_SEARCH_NODES`] of a
+/// turn's search: a few seconds' build, where the search might spend its whole budget in vain.
+pub const EARLY_BUILD_SLOTS: usize = QUICK_POSITIONS;
+
+/// Nodes a turn searches before it builds an analysis of at most [`EARLY_BUILD_SLOTS`]: fewer
+/// builds analyses for boards a short search would have proven.
+pub const EARLY_SEARCH_NODES: u64 = 50_000;

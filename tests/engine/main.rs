@@ -1,6 +1,7 @@
 //! The engine: the search and its proofs, the endgame databases (built, stored and reachable-only),
 //! and the independent analyser that certifies the shipped solutions and backs `verify`.
 
+mod ahead;
 mod analysis;
 mod budget;
 mod certify;

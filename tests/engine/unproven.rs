@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use checkers::formats::board_text::{parse_board, parse_solution};
 use checkers::formats::input::fen_puzzle;
-use checkers::search::puzzle::budget::expected_winner;
+use checkers::rules::movegen::legal_moves;
+use checkers::search::puzzle::budget::{ahead, expected_winner};
 use checkers::search::puzzle::solve::{solve, SolveOptions};
 use checkers::search::{Evaluator, Features, Known, Limits, PuzzleSearcher, PuzzleThought};
 use checkers::Position;
@@ -111,4 +112,58 @@ fn a_side_clearly_ahead_does_not_play_back_into_a_position_of_the_game() {
         shallow_thought(&level, 3, &[level, level.play(mv)]).best,
         mv
     );
+}
+
+/// Issue 46's six-piece study (two red kings and a man against a black king and two men, a red
+/// win in 65 plies), red to move, and the same board with the colours exchanged and turned
+/// round, black to move: a side half a man ahead, under the proof search's margin.
+const STUDY: &str = "W:WK19,K22,30:B12,21,K27";
+const STUDY_BLACK: &str = "B:W21,12,K6:BK14,K11,3";
+
+#[test]
+fn a_side_half_a_man_ahead_does_not_play_back_into_a_position_of_the_game() {
+    for fen in [STUDY, STUDY_BLACK] {
+        let pos = checkers::formats::fen::parse(fen).expect("fen");
+        let first = shallow_thought(&pos, 3, &[]);
+        assert!(!first.proven);
+        assert!(ahead(first.score), "{fen}: {first:?}");
+        assert_eq!(
+            expected_winner(first.score),
+            None,
+            "{fen}: under a man and a half"
+        );
+        let seen = [pos, pos.play(first.best)];
+        let again = shallow_thought(&pos, 3, &seen);
+        assert_ne!(again.best, first.best, "{fen}");
+        assert!(!seen.contains(&pos.play(again.best)), "{fen}");
+        assert!(ahead(again.score), "{fen}: {again:?}");
+    }
+}
+
+#[test]
+fn a_side_ahead_does_not_let_the_opponent_repeat_a_position_a_third_time() {
+    // Three kings against one, red to move and black to move (the board turned round).
+    for fen in ["W:WK14,K15,K18:BK1", "B:WK32:BK19,K18,K15"] {
+        let pos = checkers::formats::fen::parse(fen).expect("fen");
+        let first = shallow_thought(&pos, 3, &[]);
+        assert!(!first.proven && ahead(first.score), "{fen}: {first:?}");
+        // The game has seen twice a position the opponent can reach from that move's: the
+        // move would let it end the game drawn.
+        let child = pos.play(first.best);
+        let reply = legal_moves(&child)[0];
+        let twice = child.play(reply);
+        let seen = [twice, pos.play(first.best).play(reply), pos];
+        assert_eq!(seen[0], seen[1]);
+        let again = shallow_thought(&pos, 3, &seen);
+        assert_ne!(again.best, first.best, "{fen}");
+        let after = pos.play(again.best);
+        assert!(
+            legal_moves(&after).iter().all(|&r| after.play(r) != twice),
+            "{fen}"
+        );
+        assert!(ahead(again.score), "{fen}: {again:?}");
+        // Seen once only, the opponent's reply would be a second occurrence: no draw yet.
+        let once = [twice, pos];
+        assert_eq!(shallow_thought(&pos, 3, &once).best, first.best, "{fen}");
+    }
 }

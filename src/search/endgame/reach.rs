@@ -358,7 +358,7 @@ impl EndgameDb {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::fs;
     use std::path::Path;
 
@@ -383,7 +383,7 @@ mod tests {
     }
 
     /// The files of `dir`, by name.
-    fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    pub(in crate::search::endgame) fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
         let mut out: Vec<(String, Vec<u8>)> = fs::read_dir(dir)
             .expect("listed")
             .map(|e| {
@@ -480,6 +480,33 @@ mod tests {
         assert_eq!(values(&second), values(&first));
         assert_eq!(second.score(&pos, 0), first.score(&pos, 0));
         assert!(second.damaged_file().is_none());
+    }
+
+    /// The analysis and the files it writes are the same bytes on one thread as on two (the
+    /// passes split their work over the threads, never the values).
+    #[test]
+    fn the_analysis_is_the_same_on_one_thread_as_on_two() {
+        let pos = root();
+        let run = |threads: usize| {
+            let dir = tempfile::tempdir().expect("temporary directory");
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a pool");
+            let db = pool.install(|| {
+                let mut db = EndgameDb::with_store(Store::new(dir.path()));
+                assert_eq!(db.analyse_reachable(&pos, None), Ok(true));
+                db
+            });
+            (values(&db), files(dir.path()))
+        };
+        let one = run(1);
+        let two = run(2);
+        assert!(one.1.len() > 3, "several classes written");
+        assert!(
+            one == two,
+            "the same values and files on one and two threads"
+        );
     }
 
     #[test]

@@ -644,6 +644,24 @@ mod tests {
         assert!(names.contains(&"2K-v-1K.egdb".to_string()), "{names:?}");
     }
 
+    /// A build writes the same bytes on one thread as on two (every class of up to four
+    /// pieces: the first pass and the backward passes split over the threads).
+    #[test]
+    fn the_files_are_the_same_on_one_thread_as_on_two() {
+        let files = |threads: usize| {
+            let dir = tempfile::tempdir().expect("temporary directory");
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a pool")
+                .install(|| stored(dir.path(), 4));
+            super::super::reach::tests::files(dir.path())
+        };
+        let one = files(1);
+        assert!(one.len() > 20, "{} files", one.len());
+        assert!(one == files(2), "the same files on one and two threads");
+    }
+
     #[test]
     fn damaged_files_are_rejected_and_rebuilt() {
         let dir = tempfile::tempdir().expect("temporary directory");

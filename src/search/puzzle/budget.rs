@@ -24,15 +24,16 @@
 //!   and twice that for the guard, until the game has searched [`KEEP_KNOWN_OVERRUN`] times its
 //!   proof budget. A split proof's nodes (`two_thread_proof`, two threads) count half.
 //! - **Database builds** ([`build_caps`], [`build_worth`]): positions of a few kings are built at
-//!   once up to [`QUICK_POSITIONS`](crate::search::knobs::QUICK_POSITIONS) index slots; others only after the deepening failed, within
-//!   the cap for how the board looks: while every searched move of the line is proven, no cap
-//!   where one side looks clearly ahead, and for a level board [`DECIDING_LEVEL_BUILD_SLOTS`] on
+//!   once up to [`QUICK_POSITIONS`](crate::search::knobs::QUICK_POSITIONS) index slots; an analysis of at most [`EARLY_BUILD_SLOTS`](crate::search::knobs::EARLY_BUILD_SLOTS)
+//!   after [`EARLY_SEARCH_NODES`](crate::search::knobs::EARLY_SEARCH_NODES) of the deepening; others only after the deepening failed,
+//!   within the cap for how the board looks: while every searched move of the line is proven,
+//!   no cap where one side is [`BUILD_AHEAD_MARGIN`] ahead, and for a level board [`DECIDING_LEVEL_BUILD_SLOTS`] on
 //!   the deciding turn (the game's first searched one), [`LEVEL_BUILD_SLOTS`] later;
 //!   [`UNPROVEN_BUILD_SLOTS`] and [`UNPROVEN_LEVEL_BUILD_SLOTS`] once it is not; a position of
 //!   seven pieces (whose build covers only its captures' classes) only where a side looks
 //!   clearly ahead, within [`CAPTURE_BUILD_SLOTS`]. A build starts only when it looks to fit [`BUILD_SHARE`] of the time left at
 //!   [`BUILD_NANOS_PER_SLOT`] (at [`DECIDING_BUILD_NANOS_PER_SLOT`] on the deciding turn where a
-//!   side looks clearly ahead and the build settles the position: [`build_nanos_per_slot`]), and once one gave up, later ones are held to [`build_ceiling`] of
+//!   side is that far ahead and the build settles the position: [`build_nanos_per_slot`]), and once one gave up, later ones are held to [`build_ceiling`] of
 //!   its slots. A build is charged to the game's budget, one node for
 //!   [`BUILD_SLOTS_PER_NODE`](crate::search::knobs::BUILD_SLOTS_PER_NODE) index slots built. (How a build under way measures its pace and
 //!   gives up is the database's own affair, in `endgame/build.rs`.)
@@ -45,15 +46,28 @@ use std::time::{Duration, Instant};
 use crate::search::score::Score;
 
 use crate::search::knobs::{
-    BUILD_NANOS_PER_SLOT, BUILD_SHARE, CAPTURE_BUILD_SLOTS, DEADLINE_RESERVE,
-    DECIDING_BUILD_NANOS_PER_SLOT, DECIDING_LEVEL_BUILD_SLOTS, DECIDING_PROOF_SHARE,
-    FIRST_PROOF_SHARE, FIRST_TURN_FACTOR, GUARD_SHARE, KEEP_KNOWN_OVERRUN, LATER_PROOF_SHARE,
-    LEVEL_BUILD_SLOTS, LEVEL_PROOF_SHARE, PROOF_GUESS_MARGIN, PROOF_REACH_PLIES, REPAIR_SHARE,
-    RESERVE, UNPROVEN_BUILD_SLOTS, UNPROVEN_LEVEL_BUILD_SLOTS,
+    AHEAD_MARGIN, BUILD_AHEAD_MARGIN, BUILD_NANOS_PER_SLOT, BUILD_SHARE, CAPTURE_BUILD_SLOTS,
+    DEADLINE_RESERVE, DECIDING_BUILD_NANOS_PER_SLOT, DECIDING_LEVEL_BUILD_SLOTS,
+    DECIDING_PROOF_SHARE, FIRST_PROOF_SHARE, FIRST_TURN_FACTOR, GUARD_SHARE, KEEP_KNOWN_OVERRUN,
+    LATER_PROOF_SHARE, LEVEL_BUILD_SLOTS, LEVEL_PROOF_SHARE, PROOF_GUESS_MARGIN, PROOF_REACH_PLIES,
+    REPAIR_SHARE, RESERVE, UNPROVEN_BUILD_SLOTS, UNPROVEN_LEVEL_BUILD_SLOTS,
 };
 
 use super::limits::{BuildCaps, Limits};
 use super::thought::PuzzleThought;
+
+/// Whether `score` puts its side [`AHEAD_MARGIN`] ahead (or wins); `None`, nothing searched,
+/// is not.
+#[must_use]
+pub fn ahead(score: Option<Score>) -> bool {
+    score.is_some_and(|s| s.0 >= AHEAD_MARGIN)
+}
+
+/// Whether `score` puts either side [`BUILD_AHEAD_MARGIN`] ahead (or a game end in sight).
+#[must_use]
+pub fn one_side_ahead(score: Option<Score>) -> bool {
+    score.is_some_and(|s| s.0.abs() >= BUILD_AHEAD_MARGIN)
+}
 
 /// The game's budget of nodes for proof searches: the assumed speed times the part of the time
 /// limit not kept in reserve. Drawn boards spend most of it on each side's first turn and finish
@@ -161,7 +175,7 @@ pub fn build_worth(
     }
     caps.is_none_or(|caps| {
         slots
-            <= if looks_level(score) {
+            <= if !one_side_ahead(score) {
                 caps.level
             } else {
                 caps.decisive
@@ -191,9 +205,7 @@ pub fn build_nanos_per_slot(
     captures_only: bool,
 ) -> u64 {
     match caps {
-        Some(caps) if !captures_only && expected_winner(score).is_some() => {
-            caps.decisive_nanos_per_slot
-        }
+        Some(caps) if !captures_only && one_side_ahead(score) => caps.decisive_nanos_per_slot,
         _ => BUILD_NANOS_PER_SLOT,
     }
 }
@@ -425,6 +437,22 @@ mod tests {
         let deciding = Some(build_caps(true, true));
         assert!(build_worth(level, 118_581_260, deciding, false));
         assert!(!build_worth(level, large, deciding, false));
+        // A man ahead is decisive: issue 46's study (+114, either colour) builds its 357.7 M,
+        // p25 after its capture (-55, a draw) does not build its 171.8 M.
+        let study = 357_700_000;
+        assert!(build_worth(Some(Score(114)), study, deciding, false));
+        assert!(build_worth(Some(Score(-114)), study, deciding, false));
+        assert!(!build_worth(Some(Score(-55)), large, deciding, false));
+        assert!(!build_worth(
+            Some(Score(BUILD_AHEAD_MARGIN - 1)),
+            study,
+            deciding,
+            false
+        ));
+        assert_eq!(
+            build_nanos_per_slot(Some(Score(-114)), deciding, false),
+            DECIDING_BUILD_NANOS_PER_SLOT
+        );
         // A seven-piece position builds its captures' classes only where a side looks clearly
         // ahead, and within its own cap: issue 23's left board's 125.7 M slots, not p25's 171.8 M.
         let left = 125_718_800;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::rules::position::Position;
-use crate::search::endgame::{BuildError, REACH_PIECES};
+use crate::search::endgame::{BuildError, EndgameDb, REACH_PIECES};
 use crate::search::score::Score;
 
 use super::budget;
@@ -20,14 +20,27 @@ impl PuzzleSearcher {
     /// Builds the quick kings-only databases of `pos` within the deadline ([`EndgameDb::build_quick_kings`]);
     /// whether `pos` is covered.
     pub(super) fn build_quick(&mut self, pos: &Position) -> bool {
+        match self.run_build(|endgame, deadline| endgame.build_quick_kings_until(pos, deadline)) {
+            Some(built) => self.note_build(built),
+            None => false,
+        }
+    }
+
+    /// Runs `build` on the databases (held alone between searches) with the build's deadline,
+    /// charging its slots to the game's budget and its time to the analysis; `None` when the
+    /// databases are shared (a split proof's searchers hold them).
+    fn run_build(
+        &mut self,
+        build: impl FnOnce(&mut EndgameDb, Option<Instant>) -> Result<bool, BuildError>,
+    ) -> Option<Result<bool, BuildError>> {
         let deadline = self.build_deadline();
-        let Some(endgame) = Arc::get_mut(&mut self.endgame.db) else {
-            return false;
-        };
+        let endgame = Arc::get_mut(&mut self.endgame.db)?;
         let before = endgame.analysed();
-        let built = endgame.build_quick_kings_until(pos, deadline);
+        let began = Instant::now();
+        let built = build(endgame, deadline);
+        self.spent.analysis += began.elapsed();
         self.charge_build(before);
-        self.note_build(built)
+        Some(built)
     }
 
     /// Whether to build the databases `pos` needs after a deepening that scored `score` and did
@@ -58,13 +71,11 @@ impl PuzzleSearcher {
     /// later builds are held to [`budget::build_ceiling`] of its slots.
     pub(super) fn build_all(&mut self, pos: &Position) -> bool {
         let slots = self.endgame.db.slots_to_build(pos);
-        let deadline = self.build_deadline();
-        let Some(endgame) = Arc::get_mut(&mut self.endgame.db) else {
+        let Some(built) =
+            self.run_build(|endgame, deadline| endgame.build_classes_for_until(pos, deadline))
+        else {
             return false;
         };
-        let before = endgame.analysed();
-        let built = endgame.build_classes_for_until(pos, deadline);
-        self.charge_build(before);
         if built == Err(BuildError::Cancelled) {
             self.endgame.build_ceiling = Some(budget::build_ceiling(slots));
         }

@@ -1,6 +1,8 @@
 //! One turn of the puzzle driver: iterative deepening from the current position until the result is proven, a limit
 //! is reached, or the turn's budget runs out; then the canonical choice among equally good moves.
 
+use std::time::Instant;
+
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
@@ -75,7 +77,9 @@ impl PuzzleSearcher {
             Some(d) => thought.safe_within = d - 1,
             None => thought.safe_within = thought.depth,
         }
+        let began = Instant::now();
         self.guard(pos, &mut thought, known);
+        self.spent.proof += began.elapsed();
         Some(thought)
     }
 
@@ -109,18 +113,28 @@ impl PuzzleSearcher {
         if let Some(thought) = known.and_then(|k| self.play_known(pos, &moves, k, max_depth)) {
             return Some(thought);
         }
-        self.begin_turn(limits.nodes);
         // A few pieces with men among them, or more kings than a quick database covers: first
         // the search alone, with the turn's whole budget (the official puzzles are proven in a
         // few thousand nodes, and many boards of six pieces within it), and only when that fails
         // the endgame databases (a large one takes seconds). A position they cover is then
         // played from them; otherwise the search, with a new budget, reads them where it can.
         let escalate = self.features.endgame_db && self.endgame.db.could_build_for(pos);
+        // A board whose analysis is small is analysed after a short search only: the search
+        // alone proves the official puzzles within it, and the analysis proves the rest at
+        // once (the First Position searched 2 M nodes, then built the 1.3 M positions it needed).
+        let early = escalate && self.endgame.db.slots_to_build(pos) <= knobs::EARLY_BUILD_SLOTS;
+        self.begin_turn(if early {
+            limits.nodes.map(|n| n.min(knobs::EARLY_SEARCH_NODES))
+        } else {
+            limits.nodes
+        });
         let mut done = self.deepen(pos, &moves, max_depth);
+        let mut searched_again = false;
         if escalate
             && !done.is_some_and(|t| t.proven)
             && self.worth_building(pos, done.and_then(|t| t.score), limits.build_caps)
         {
+            searched_again = true;
             let built = self.build_all(pos);
             if self.endgame.db.covers(pos) {
                 if let Some(thought) = self.endgame_move(pos, &moves) {
@@ -137,6 +151,11 @@ impl PuzzleSearcher {
             self.begin_turn(limits.nodes);
             done = self.deepen(pos, &moves, max_depth).or(done);
         }
+        if early && !searched_again && !done.is_some_and(|t| t.proven) {
+            // No analysis after the short search: the rest of the turn's nodes.
+            self.begin_turn(limits.nodes);
+            done = self.deepen(pos, &moves, max_depth).or(done);
+        }
         let mut thought = done.unwrap_or(PuzzleThought::new(moves[0], None, 0, false));
         if !thought.proven {
             // The deepening's last iteration saw every line of its depth: no game end within it.
@@ -144,8 +163,10 @@ impl PuzzleSearcher {
             // A value known from an earlier proof needs no proof search: the guard keeps it.
             let budget = limits.proof_nodes.unwrap_or(0);
             if budget > 0 && known.is_none() {
-                if let Some(proven) = self.prove_turn(pos, &moves, &mut thought, budget, max_depth)
-                {
+                let began = Instant::now();
+                let proven = self.prove_turn(pos, &moves, &mut thought, budget, max_depth);
+                self.spent.proof += began.elapsed();
+                if let Some(proven) = proven {
                     return Some(proven);
                 }
             }

@@ -59,9 +59,10 @@ impl Default for Features {
 /// only while every move of the line so far is proven.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BuildCaps {
-    /// For a position that looks level (neither side a man and a half ahead).
+    /// For a position that looks level (neither side
+    /// [`BUILD_AHEAD_MARGIN`](super::budget::BUILD_AHEAD_MARGIN) ahead).
     pub level: usize,
-    /// For a position where one side looks clearly ahead, or a game end was seen.
+    /// For a position where one side is that far ahead, or a game end was seen.
     pub decisive: usize,
     /// Time per index slot assumed, where one side looks clearly ahead and the build settles
     /// the position itself, when deciding whether the build fits the time left

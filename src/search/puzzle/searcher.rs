@@ -4,6 +4,7 @@
 //! `proof`, ...); this file holds only its state and its accessors.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::dfpn::Dfpn;
 use super::limits::{Features, Limits};
@@ -14,6 +15,21 @@ use crate::search::knobs::SPLIT_THREADS;
 use crate::search::ordering::MoveOrderer;
 use crate::search::stop::Stop;
 use crate::search::tt::{TranspositionTable, Words};
+
+/// Where a solve's time went (wall time), as the summary line says it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TimeSplit {
+    /// The turns' iterative deepening and the rest of the game not counted below.
+    pub search: Duration,
+    /// The turns' proof searches (the split proof on both threads included) and the checks
+    /// that hold an unproven move to what earlier proofs established.
+    pub proof: Duration,
+    /// Endgame database builds and reachable-position analyses.
+    pub analysis: Duration,
+    /// The backward pass over an unproven line after the game (`backward_pass`), with the games it
+    /// plays again.
+    pub backward: Duration,
+}
 
 /// Counters over the searcher's life, for statistics.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -62,6 +78,8 @@ pub struct PuzzleSearcher {
     pub(super) evals: Evaluators,
     /// What the proofs on a second thread keep between questions.
     pub(super) helpers: ProofHelpers,
+    /// The time spent on proof searches and database builds (see [`TimeSplit`]).
+    pub(super) spent: TimeSplit,
 }
 
 /// The limits of the search under way.
@@ -147,6 +165,7 @@ impl PuzzleSearcher {
                 runner: None,
                 spare_tables: Vec::new(),
             },
+            spent: TimeSplit::default(),
         }
     }
 
@@ -161,6 +180,13 @@ impl PuzzleSearcher {
     #[must_use]
     pub fn stats(&self) -> SearchStats {
         self.stats
+    }
+
+    /// The time its turns spent on proof searches and database builds so far (the rest of
+    /// [`TimeSplit`] is the driver's to fill).
+    #[must_use]
+    pub fn time_split(&self) -> TimeSplit {
+        self.spent
     }
 
     /// Fraction of table probes that hit.

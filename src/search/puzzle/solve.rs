@@ -20,6 +20,7 @@ use crate::search::knobs::{
 use super::budget::GameBudget;
 use super::limits::Features;
 use super::play_out::Driver;
+pub use super::searcher::TimeSplit;
 use super::searcher::{PuzzleSearcher, SearchStats};
 
 /// How to play a puzzle: what the command line (`checkers --inputfile`, `checkers bench`) and
@@ -175,6 +176,8 @@ pub struct Solution {
     pub unproven: Vec<UnprovenMove>,
     /// Wall time.
     pub elapsed: Duration,
+    /// Where the wall time went.
+    pub time_split: TimeSplit,
 }
 
 /// A move played without a proof of its optimality.
@@ -260,10 +263,24 @@ pub fn solve_until(
         safe_within: [0; 2],
     };
     let mut outcome = driver.play_out();
+    // The forward game's proofs and builds; the backward pass's own are counted as the pass.
+    let forward = driver.searcher.time_split();
+    let pass = Instant::now();
     if options.draw_rule == DrawRule::None && options.features.repair {
         outcome = driver.repair(outcome);
     }
-    driver.solution(outcome, started)
+    let backward = pass.elapsed();
+    let mut solution = driver.solution(outcome, started);
+    let elapsed = solution.elapsed;
+    solution.time_split = TimeSplit {
+        search: elapsed
+            .saturating_sub(forward.proof + forward.analysis)
+            .saturating_sub(backward),
+        proof: forward.proof,
+        analysis: forward.analysis,
+        backward,
+    };
+    solution
 }
 
 impl Driver<'_> {
@@ -313,6 +330,7 @@ impl Driver<'_> {
             endgame_error: self.searcher.endgame_error().cloned(),
             unproven,
             elapsed: started.elapsed(),
+            time_split: TimeSplit::default(),
         }
     }
 }

@@ -23,11 +23,13 @@
 //! looks clearly ahead and cannot prove its win may walk its kings back and forth until the game
 //! is drawn by threefold repetition (issue 23's random-20261127-058: red, three kings and two men
 //! against two kings, scored +460 on the move that repeated the position a third time, while it
-//! had a win in 17). Such a side does not play a move back into a position the game has seen
-//! while another move keeps it clearly ahead (`PuzzleSearcher::avoid_repetition`).
+//! had a win in 17). A side ahead does not play a move back into a position the game has seen,
+//! nor one that lets the opponent reply into a position's third occurrence, while another move
+//! keeps it ahead (`PuzzleSearcher::avoid_repetition`).
 
 use std::sync::Arc;
 
+use crate::rules::game::is_reversible;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
@@ -35,10 +37,28 @@ use crate::search::eval::Evaluator;
 use crate::search::knobs::{CHOICE_TT_MB, TIE_MARGIN};
 use crate::search::score::Score;
 
-use super::budget::expected_winner;
+use super::budget::ahead;
 use super::limits::Features;
 use super::searcher::PuzzleSearcher;
 use super::thought::PuzzleThought;
+
+/// Whether `mv` in `pos` plays back into a position of `seen` (the game's positions since its
+/// last irreversible move), or lets the opponent reply into one `seen` holds twice already (its
+/// third occurrence: the game is drawn). A capture or a man's move repeats nothing: no later
+/// position can equal one before it.
+pub(super) fn repeats(pos: &Position, mv: Move, seen: &[Position]) -> bool {
+    if seen.is_empty() || !is_reversible(pos, mv) {
+        return false;
+    }
+    let child = pos.play(mv);
+    if seen.contains(&child) {
+        return true;
+    }
+    movegen::legal_moves(&child).into_iter().any(|reply| {
+        let next = child.play(reply);
+        seen.iter().filter(|&&p| p == next).count() >= 2
+    })
+}
 
 impl PuzzleSearcher {
     /// Replaces the move of an unproven `thought` for `pos` by the trained tables' choice among
@@ -98,15 +118,21 @@ impl PuzzleSearcher {
         thought.best = done.best;
     }
 
-    /// Keeps a side clearly ahead from playing back into a position of the game: when the
-    /// unproven `thought`'s move, scored [`PROOF_GUESS_MARGIN`] ahead without a game end, leads
-    /// to a position of `seen`, a deepening over the moves that do not, within the turn's node
-    /// budget (its nodes count as the turn's), chooses among them; its move, score and depth
-    /// replace the thought's when it keeps the side that far ahead (or finds a win). Nothing
-    /// changes otherwise. The game passes the positions a move could repeat (its reversible
-    /// tail), and none once it has [`AVOID_REPETITION_PLIES`] plies.
+    /// Keeps a side ahead from drawing by repetition: when the unproven `thought`'s move,
+    /// scored [`AHEAD_MARGIN`] ahead without a game end, leads to a position of `seen` or lets
+    /// the opponent reply into the third occurrence of one ([`repeats`]), a deepening over the
+    /// moves that do neither, within the turn's node budget (its nodes count as the turn's),
+    /// chooses among them; its move, score and depth replace the thought's when it keeps the
+    /// side that far ahead (or finds a win). Nothing changes otherwise. The game passes the
+    /// positions a move could repeat (its reversible tail), and none once it has
+    /// [`AVOID_REPETITION_PLIES`](crate::search::knobs::AVOID_REPETITION_PLIES) plies.
     ///
-    /// [`PROOF_GUESS_MARGIN`]: super::budget::PROOF_GUESS_MARGIN
+    /// Both conditions matter, for either colour: a side that only stopped playing back into
+    /// the game's positions left the opponent (behind, and glad of a draw) to repeat the
+    /// positions where the side ahead is to move, and the margin of a man and a half the rule
+    /// had first let a side ahead by less repeat at once (issue 46's study, +114).
+    ///
+    /// [`AHEAD_MARGIN`]: super::budget::AHEAD_MARGIN
     pub(super) fn avoid_repetition(
         &mut self,
         pos: &Position,
@@ -117,14 +143,14 @@ impl PuzzleSearcher {
         if thought.proven
             || thought.depth == 0
             || thought.score.is_some_and(|s| s.plies_to_end().is_some())
-            || expected_winner(thought.score) != Some(true)
-            || !seen.contains(&pos.play(thought.best))
+            || !ahead(thought.score)
+            || !repeats(pos, thought.best, seen)
         {
             return;
         }
         let fresh: Vec<Move> = movegen::sorted_legal_moves(pos)
             .into_iter()
-            .filter(|&mv| !seen.contains(&pos.play(mv)))
+            .filter(|&mv| !repeats(pos, mv, seen))
             .collect();
         if fresh.is_empty() {
             return;
@@ -137,7 +163,7 @@ impl PuzzleSearcher {
             return;
         };
         // A win is scored far beyond the margin, a loss far below it.
-        if expected_winner(Some(score)) == Some(true) {
+        if ahead(Some(score)) {
             thought.best = done.best;
             thought.score = Some(score);
             thought.depth = done.depth;

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use checkers::rules::movegen::{self, Routes};
 use checkers::rules::perft::perft;
-use checkers::search::solve::{solve, SolveOptions};
+use checkers::search::puzzle::solve::{solve, SolveOptions};
 use checkers::{MoveList, Position};
 use criterion::{
     criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,

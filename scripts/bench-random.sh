@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The random-board benchmark (docs/random-boards.md): solves seeded random boards, checks every
+# The random-board benchmark (docs/bench-random.md): solves seeded random boards, checks every
 # line with `checkers verify` (the independent analyser, a verdict per move), and prints the share
 # the solver proved, the lines verify refuted, decided and left undecided, and the time used.
 #
@@ -13,8 +13,8 @@
 #                   verified again; a board whose line was written (NAME.solved) is only verified
 #                   again, so an interrupted verification is redone (a verification killed, its
 #                   exit code 128 or more, leaves no result). Delete DIR to start afresh.
-#   VERIFY_SECONDS  verify's --max-seconds (default 300; its node budget, a million positions a
-#                   second, so verdicts do not depend on the load; the clock is a safety net).
+#   VERIFY_SECONDS  verify's --max-seconds (default 300; verify turns it into a node budget at a
+#                   fixed rate, so verdicts do not depend on the load; the clock is a safety net).
 #   VERIFY_MB       verify's --max-mb (default 10000): each job's analysis stays within it.
 #   JOBS            boards solved and verified at once (default 1). Each verification may take
 #                   VERIFY_MB of memory: JOBS=2 needs twice that.

@@ -10,6 +10,11 @@ use checkers::formats::files::InputError;
 
 fn main() -> ExitCode {
     let started = std::time::Instant::now();
+    // A bare `checkers`: how to start, rather than clap's list of missing arguments.
+    if std::env::args_os().len() == 1 {
+        let _ = cli::output::eprintln(cli::short_usage().trim_end());
+        return ExitCode::from(2);
+    }
     match cli::Cli::parse().run(started) {
         Ok(code) => code,
         Err(err) => {

@@ -2,7 +2,7 @@
 //! `python/README.md`).
 //!
 //! Every name here is a thin wrapper over the library's public API: positions, notation, FEN and
-//! board text from `formats`, perft from `rules`, the puzzle solver from `search::solve`, the
+//! board text from `formats`, perft from `rules`, the puzzle solver from `search::puzzle::solve`, the
 //! game engine from `play`, the checker from `tools::verify`, the SVG from `formats::svg`. Bad
 //! input raises `ValueError` with the command line's message, `<string>` standing where the
 //! command line names the file. Long searches run on a thread of their own while the calling
@@ -26,7 +26,8 @@ use checkers::play::{Clock, Engine, EngineOptions, Game};
 use checkers::rules::draw::DrawRule;
 use checkers::rules::movegen::{legal_moves, Routes};
 use checkers::rules::perft::{self, PerftTable};
-use checkers::search::solve::{self, SolveOptions};
+use checkers::search::knobs;
+use checkers::search::puzzle::solve::{self, SolveOptions, SolveOptionsError};
 use checkers::search::{Evaluator, Stop};
 use checkers::tools::verify::{self, Optimality};
 use checkers::Color;
@@ -435,7 +436,7 @@ impl PySolution {
         self.inner.elapsed.as_secs_f64()
     }
 
-    /// The line the command line prints on stderr after solving, e.g. ``red wins after 7 moves
+    /// The line the command line prints on stderr after solving, e.g. ``red wins after 7 plies
     /// (proven optimal); 8 states; 0.001 s; 489 nodes; table hit rate 74%``.
     fn summary(&self) -> String {
         export::summary(&self.inner)
@@ -477,16 +478,20 @@ impl PySolution {
     }
 }
 
-/// A number of seconds as the command line accepts it: positive, finite, at most a million.
+/// A number of seconds as the command line accepts it ([`SolveOptions::time_limit_from_secs`]:
+/// positive, finite, at most a million).
 fn seconds(value: f64, name: &str) -> PyResult<Duration> {
-    if value.is_finite() && value > 0.0 && value <= 1.0e6 {
-        Ok(Duration::from_secs_f64(value))
-    } else {
-        Err(value_error(format!(
-            "{name}={value}: must be a positive number of seconds, at most 1000000"
-        )))
-    }
+    SolveOptions::time_limit_from_secs(value)
+        .map_err(|e| value_error(format!("{name}={value}: {e}")))
 }
+
+// The defaults of `solve`'s signature are written out (pyo3 shows any other expression as `...`
+// in the signature Python reads); they must be the library's, which these lines check at
+// compile time.
+const _: () = assert!(knobs::DEFAULT_TIME_LIMIT.as_secs() == 50);
+const _: () = assert!(knobs::DEFAULT_TIME_LIMIT.subsec_nanos() == 0);
+const _: () = assert!(knobs::DEFAULT_NODES_PER_MOVE == 100_000);
+const _: () = assert!(knobs::DEFAULT_TT_MEGABYTES == 64);
 
 /// Solves a puzzle as the command line does (``checkers --inputfile FILE --outputfile FILE``):
 /// red wins in the fewest moves, black resists as long as possible, and the whole game is
@@ -500,7 +505,8 @@ fn seconds(value: f64, name: &str) -> PyResult<Duration> {
 /// ``egdb``, the directory of endgame databases (default: ``$CHECKERS_EGDB``, else the cache
 /// directory, when it exists, as the command line does), and ``eval`` (``--eval``: ``"trained"``,
 /// the default, which chooses the moves the solver cannot prove with the trained tables, or
-/// ``"puzzle"``, the deepening's own move).
+/// ``"hand"``, the solver's hand-written set, which plays the deepening's own move; ``"puzzle"``
+/// is another name for it).
 /// The same puzzle and options give the command line's bytes: ``solve(text).text()``.
 ///
 /// The search runs without the GIL; Ctrl-C stops it within a second and raises
@@ -523,25 +529,15 @@ fn py_solve(
     let pos = position_of(puzzle, true)?;
     let evaluator = match eval {
         "trained" => Evaluator::shipped().map_err(value_error)?,
-        "puzzle" => Evaluator::Puzzle,
+        // `hand` is the command line's name (`--eval hand`), `puzzle` the older one.
+        "hand" | "puzzle" => Evaluator::Puzzle,
         _ => {
             return Err(value_error(format!(
-                "eval={eval:?}: must be \"trained\" or \"puzzle\""
+                "eval={eval:?}: must be \"trained\" or \"hand\" (also \"puzzle\")"
             )))
         }
     };
     let time_limit = seconds(time_limit, "time_limit")?;
-    if nodes_per_move == 0 {
-        return Err(value_error("nodes_per_move=0: must be at least 1"));
-    }
-    if !(1..=16384).contains(&tt_mb) {
-        return Err(value_error(format!("tt_mb={tt_mb}: must be 1 to 16384")));
-    }
-    if let Some(d) = depth {
-        if !(1..=990).contains(&d) {
-            return Err(value_error(format!("depth={d}: must be 1 to 990")));
-        }
-    }
     let options = SolveOptions {
         tt_megabytes: tt_mb as usize,
         max_depth: depth,
@@ -555,6 +551,14 @@ fn py_solve(
         evaluator,
         ..SolveOptions::default()
     };
+    options.validate().map_err(|e| {
+        value_error(match e {
+            SolveOptionsError::TimeLimit => format!("time_limit: {e}"),
+            SolveOptionsError::NodesPerMove => format!("nodes_per_move={nodes_per_move}: {e}"),
+            SolveOptionsError::TtMegabytes => format!("tt_mb={tt_mb}: {e}"),
+            SolveOptionsError::Depth => format!("depth={}: {e}", depth.unwrap_or(0)),
+        })
+    })?;
     let endgame = solve::endgame_databases(egdb.as_deref());
     let stop = Stop::new();
     let flag = stop.clone();
@@ -693,8 +697,9 @@ fn py_verify(
             "max_mb={max_mb}: must be 16 to 1048576"
         )));
     }
-    let states = board_text::parse_solution(solution_text.as_bytes())
-        .map_err(|e| value_error(input::source_error(SOURCE, ReadError::Board(e))))?;
+    // Any format the solver writes: board text, FEN lines or a PDN game.
+    let states = input::parse_solution(solution_text.as_bytes())
+        .map_err(|e| value_error(input::source_error(SOURCE, e)))?;
     let mut verdict = verify::check_moves(&puzzle, &states, None);
     if verdict.needs_analysis() {
         let limits = verify::limits_for_memory(max_mb << 20);

@@ -177,7 +177,7 @@ def test_p03_is_a_proven_red_win_in_seven():
     assert solution.winner == "red"
     assert solution.proven
     assert solution.plies == 7
-    assert solution.summary().startswith("red wins after 7 moves (proven optimal); 8 states; ")
+    assert solution.summary().startswith("red wins after 7 plies (proven optimal); 8 states; ")
     assert solution.text("fen").count("\n") == 8
     assert '[Result "1-0"]' in solution.text("pdn") or "1-0" in solution.text("pdn")
 
@@ -237,6 +237,20 @@ def test_verify_accepts_the_expected_line():
     assert verdict.valid
     assert verdict.optimal is True
     assert "optimal" in verdict.message
+
+
+def test_verify_reads_every_format_the_solver_writes():
+    puzzle = read("puzzles/p03.txt")
+    solution = ce.solve(puzzle)
+    for fmt in ["text", "pdn", "fen"]:
+        verdict = ce.verify(puzzle, solution.text(fmt))
+        assert verdict.valid, fmt
+        assert verdict.optimal is True, fmt
+
+
+def test_eval_hand_is_the_puzzle_set():
+    puzzle = read("puzzles/p03.txt")
+    assert ce.solve(puzzle, eval="hand").text() == ce.solve(puzzle, eval="puzzle").text()
 
 
 def test_verify_names_an_illegal_state():
@@ -360,7 +374,7 @@ def test_bad_solution_text_names_the_string():
         lambda: ce.solve(Position.from_board(read("puzzles/p03.txt")), time_limit=0),
         lambda: ce.solve(Position.from_board(read("puzzles/p03.txt")), time_limit=float("nan")),
         lambda: ce.solve(Position.from_board(read("puzzles/p03.txt")), nodes_per_move=0),
-        lambda: ce.solve(Position.from_board(read("puzzles/p03.txt")), eval="hand"),
+        lambda: ce.solve(Position.from_board(read("puzzles/p03.txt")), eval="neural"),
         lambda: ce.think(Position.start(), time_ms=10, nodes=10),
         lambda: ce.think(Position.start(), depth=0),
         lambda: ce.verify(read("puzzles/p03.txt"), read("expected/p03.txt"), max_mb=1),

@@ -7,7 +7,8 @@
 //! its boundary, read cell by cell into a board of its own (design.md, "The certificate: what
 //! it is independent of").
 //!
-//! - [`rules`]: the analyser's own board and move generator, written from RULES.md alone.
+//! - [`rules`]: the analyser's own board and move generator, written from the rules alone
+//!   (`docs/rules.md`).
 //! - [`Value`]: the exact value of a position, in plies to the end of the game.
 //! - [`solve_reachable`]: retrograde analysis of the whole reachable graph (exact, including
 //!   draws), for positions with a small enough reachable set (king endgames).

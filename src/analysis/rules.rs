@@ -1,5 +1,5 @@
-//! The analyser's own rules: a board of 64 cells and a move generator written from RULES.md
-//! alone, cell by cell, for obviousness rather than speed.
+//! The analyser's own rules: a board of 64 cells and a move generator written from the rules alone
+//! (`docs/rules.md`), cell by cell, for obviousness rather than speed.
 //!
 //! Nothing here comes from the engine's rules (`crate::rules::movegen` and `Position::play`):
 //! the analysis must not share a rules bug with the solver it certifies. The engine's
@@ -67,8 +67,8 @@ impl std::hash::Hash for Board {
 /// (bit `i` for cell `i`; zero for a step).
 ///
 /// The derived order compares `from`, then `to`, then `captured` as a number: the canonical order
-/// of RULES.md and of the solver's output (lowest origin cell in reading order, then destination,
-/// then captured set), stated here again on the analyser's own type.
+/// of `docs/rules.md` and of the solver's output (lowest origin cell in reading order, then
+/// destination, then captured set), stated here again on the analyser's own type.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Move {
     /// The starting cell, `row * 8 + column`.

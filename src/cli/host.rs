@@ -7,10 +7,11 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::Args;
 
+use checkers::formats::export::plural;
 use checkers::formats::{files, pdn};
+use checkers::matches::host::{self, AgentCommand, HostOptions};
 use checkers::protocols::csci561::{colour_keyword, format_move};
 use checkers::rules::piece::Color;
-use checkers::tools::host::{self, AgentCommand, HostOptions};
 
 use super::output::{self, BadInput};
 
@@ -115,8 +116,12 @@ pub fn run(args: &HostArgs) -> Result<ExitCode> {
         }
     }
     output::println(&format!(
-        "{}: {wins} wins, {losses} losses, {draws} draws against {}",
-        first.name, second.name
+        "{}: {}, {}, {} against {}",
+        first.name,
+        plural(wins, "win", "wins"),
+        plural(losses, "loss", "losses"),
+        plural(draws, "draw", "draws"),
+        second.name
     ))?;
     if let Some(path) = &args.pdn {
         let games: Vec<pdn::Game> = reports

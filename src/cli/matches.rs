@@ -9,18 +9,19 @@ use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use checkers::formats::export::plural;
 use checkers::formats::files;
 
 use super::output::{self, BadInput};
-use checkers::play::{Player, PlayerSpec, SpecError, TimeMeasure};
-use checkers::rules::draw::DrawRule;
-use checkers::tools::arena::{
+use checkers::matches::arena::{
     games_to_pdn, run_match_from, MatchConfig, PlayerFactory, Summary, TimeControl,
     DEFAULT_MAX_PLIES,
 };
-use checkers::tools::host::{ExternalAgent, SPEC_PREFIX};
-use checkers::tools::journal::{Journal, JournalError};
-use checkers::tools::openings::{self, EndgameStartOptions, Opening};
+use checkers::matches::host::{ExternalAgent, SPEC_PREFIX};
+use checkers::matches::journal::{Journal, JournalError};
+use checkers::matches::openings::{self, EndgameStartOptions, Opening};
+use checkers::play::{Player, PlayerSpec, SpecError, TimeMeasure};
+use checkers::rules::draw::DrawRule;
 
 /// Arguments of `match`.
 #[derive(Debug, Args)]
@@ -100,7 +101,14 @@ impl std::str::FromStr for MatchPlayer {
         }
         text.parse()
             .map(MatchPlayer::BuiltIn)
-            .map_err(|e: SpecError| e.to_string())
+            .map_err(|e: SpecError| match e {
+                // The library's players, and the external agents only this command runs.
+                SpecError::UnknownPlayer(name) => format!(
+                    "unknown player `{name}`: expected random, minimax:DEPTH, engine[:OPTIONS] \
+                     or {SPEC_PREFIX}CMD"
+                ),
+                e => e.to_string(),
+            })
     }
 }
 
@@ -239,10 +247,10 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
         args.draw_rule
     ))?;
     output::println(&format!(
-        "player1: {} wins, {} draws, {} losses; score {:.1}%",
-        s.wins,
-        s.draws,
-        s.losses,
+        "player1: {}, {}, {}; score {:.1}%",
+        plural(u64::from(s.wins), "win", "wins"),
+        plural(u64::from(s.draws), "draw", "draws"),
+        plural(u64::from(s.losses), "loss", "losses"),
         100.0 * s.score()
     ))?;
     output::println(&format!(

@@ -46,7 +46,7 @@ use verify::VerifyArgs;
 ///
 /// With --inputfile and --outputfile, reads a puzzle (8 lines of 8 characters from `.rRbB`, red to
 /// move), plays both sides with alpha-beta search and writes every state of the game to its end:
-/// red wins in the fewest moves, black resists as long as possible. Endgames of a few pieces that
+/// red wins in the fewest plies, black resists as long as possible. Endgames of a few pieces that
 /// the search cannot prove are solved exactly with endgame databases built on the spot.
 ///
 /// Exit codes: 0 success, also when the reader of standard output closed it early (as in
@@ -57,7 +57,8 @@ use verify::VerifyArgs;
     name = "checkers",
     version,
     args_conflicts_with_subcommands = true,
-    subcommand_negates_reqs = true
+    subcommand_negates_reqs = true,
+    max_term_width = 100
 )]
 pub struct Cli {
     /// Solve a puzzle (the default when no subcommand is given).
@@ -72,6 +73,12 @@ pub struct Cli {
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Solve a puzzle and write every state of the optimal game (as without `solve`).
+    ///
+    /// Reads a puzzle (8 lines of 8 characters from `.rRbB`, red to move, a FEN or a PDN game),
+    /// plays both sides with alpha-beta search and writes every state of the game to its end: red
+    /// wins in the fewest plies, black resists as long as possible.
+    Solve(SolveArgs),
     /// Count the leaf nodes of the move tree (perft), from the start position or a puzzle.
     ///
     /// A king capture that takes the same pieces along two routes counts as two moves, as in the
@@ -79,7 +86,7 @@ pub enum Command {
     Perft(PerftArgs),
     /// Solve every puzzle in folders or files and time each against the marking bands.
     Bench(BenchArgs),
-    /// Check a solution: legal moves, finished game, optimal moves, and the same as an expected one.
+    /// Check a solution: legal moves, a finished game, optimal moves (and --expected).
     ///
     /// Every move gets a verdict from the independent analyser: proven optimal, refuted (with
     /// what it gives and what a better move gives) or undecided (with what was established, such
@@ -123,7 +130,7 @@ pub enum Command {
     /// a missing, malformed or illegal answer; a drawn game names the agent with more time left.
     #[cfg(unix)]
     Host(HostArgs),
-    /// Pictures of a puzzle and its solution: terminal boards, SVG or an offline HTML replay.
+    /// Pictures of a puzzle and its solution: terminal boards, SVG, an HTML replay.
     ///
     /// Boards in the terminal (Unicode pieces, coloured on a terminal), an SVG diagram (--svg), or
     /// an offline HTML page stepping through the game (--html).
@@ -137,7 +144,11 @@ pub enum Command {
     ///
     /// Exit codes: 0 a move printed; 1 no legal move; 2 unusable input (the line is named).
     Hackerrank(HackerRankArgs),
-    /// Choose one move for one position and print it in standard notation (`11-15`, `22x15x8`).
+    /// Choose one move for one position and print it in standard notation.
+    ///
+    /// A step is written `11-15`, a capture `22x15x8`. The position is the start position unless
+    /// --fen or --inputfile gives one; the engine thinks one second unless --time-ms, --nodes or
+    /// --depth says otherwise.
     ///
     /// Exit codes: 0 a move was printed; 1 the position has no legal move (`none` is printed);
     /// 2 unusable input or arguments.
@@ -149,7 +160,7 @@ pub enum Command {
     ///
     /// Exit codes: 0 the match was played; 2 a bad player, option or openings file.
     Match(MatchArgs),
-    /// Write starting positions of 6 to 10 pieces for endgame matches (`match --openings`).
+    /// Write endgame starting positions of 6 to 10 pieces (for `match --openings`).
     ///
     /// The engine plays itself from the ballots at a fixed node budget; the first quiet position
     /// of each piece count is kept when a short search scores it near even. The same options give
@@ -161,14 +172,14 @@ pub enum Command {
     /// from $CHECKERS_EGDB or the platform's cache directory when it exists). Each class is a
     /// file with a checksum: a damaged one is never trusted, and rebuilt.
     Egdb(EgdbArgs),
-    /// Self-play for training the evaluation: labelled positions, one file per chunk of games.
+    /// Self-play for training the evaluation: labelled positions, a file per chunk.
     ///
     /// Resumable (written chunks are kept) and shardable (--shard K/N); see docs/training.md.
     Selfplay(SelfPlayArgs),
-    /// Fit the trained evaluation to self-play data (log-loss, Adam) and write a weights file.
+    /// Fit the trained evaluation to self-play data and write a weights file.
     ///
-    /// Prints the held-out loss after every epoch; the same data, settings and seed give the
-    /// same bytes. See docs/training.md.
+    /// Log-loss, minimised by Adam. Prints the held-out loss after every epoch; the same data,
+    /// settings and seed give the same bytes. See docs/training.md.
     Train(TrainArgs),
 }
 
@@ -176,6 +187,7 @@ impl Cli {
     /// Runs the chosen command.
     pub fn run(self, started: std::time::Instant) -> anyhow::Result<ExitCode> {
         match self.command {
+            Some(Command::Solve(args)) => solve::run(&args),
             Some(Command::Perft(args)) => perft::run(&args),
             Some(Command::Bench(args)) => bench::run(&args),
             Some(Command::Verify(args)) => verify::run(&args),
@@ -196,6 +208,33 @@ impl Cli {
             None => solve::run(&self.solve),
         }
     }
+}
+
+/// What a bare `checkers` prints (on standard error, exit code 2): how to solve a puzzle, and the
+/// subcommands with their one-line descriptions.
+#[must_use]
+pub fn short_usage() -> String {
+    use clap::CommandFactory;
+    let cli = Cli::command();
+    let mut text = String::from(
+        "checkers: a checkers (English draughts) engine: solves endgame puzzles optimally, plays,\n\
+         and speaks the assignments' protocols.\n\n\
+         Solve a puzzle (a board of 8 lines of `.rRbB`, red to move; a FEN; or a PDN game):\n  \
+         checkers --inputfile puzzles/p03.txt --outputfile solution.txt\n  \
+         checkers solve --inputfile puzzles/p03.txt --outputfile -    (the same, on standard output)\n\n\
+         Commands:\n",
+    );
+    let width = cli
+        .get_subcommands()
+        .map(|c| c.get_name().len())
+        .max()
+        .unwrap_or(0);
+    for sub in cli.get_subcommands() {
+        let about = sub.get_about().map(ToString::to_string).unwrap_or_default();
+        text.push_str(&format!("  {:width$}  {about}\n", sub.get_name()));
+    }
+    text.push_str("\n`checkers --help` for the solver's options, `checkers COMMAND --help` for a command's.\n");
+    text
 }
 
 #[cfg(test)]

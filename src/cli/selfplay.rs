@@ -11,12 +11,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use checkers::formats::files;
-use checkers::play::dataset::{self, DatasetError};
-use checkers::play::selfplay::{play_chunk, shard_chunks, Labeller, SelfPlayConfig};
+use checkers::matches::openings;
 use checkers::play::PlayerSpec;
 use checkers::search::endgame::store::Store;
 use checkers::search::endgame::EndgameDb;
-use checkers::tools::openings;
+use checkers::training::dataset::{self, DatasetError};
+use checkers::training::selfplay::{play_chunk, shard_chunks, Labeller, SelfPlayConfig};
 
 use super::output::{self, BadInput};
 

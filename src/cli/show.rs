@@ -13,7 +13,7 @@ use checkers::formats::input::{self, ReadError};
 use checkers::formats::replay::Replay;
 use checkers::formats::svg::{self, SvgOptions};
 use checkers::formats::{files, html, terminal};
-use checkers::search::solve::{self, SolveOptions};
+use checkers::search::puzzle::solve::{self, SolveOptions};
 
 /// Arguments of `show`.
 #[derive(Debug, Args)]

@@ -11,7 +11,8 @@ use checkers::formats::export::{self, OutputFormat};
 use checkers::formats::{files, input};
 use checkers::rules::draw::DrawRule;
 use checkers::search::eval::Evaluator;
-use checkers::search::solve::{self, SolveOptions};
+use checkers::search::knobs;
+use checkers::search::puzzle::solve::{self, SolveOptions};
 use checkers::{Color, SetupWarning};
 
 use super::output;
@@ -75,6 +76,17 @@ pub enum FormatArg {
     Fen,
 }
 
+/// The evaluations, as `--eval` names them on every subcommand: the hand-written set of that
+/// use (the solver's puzzle set, the player's game set) or the trained one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum EvalArg {
+    /// The hand-written evaluation.
+    #[value(alias = "puzzle")]
+    Hand,
+    /// The trained evaluation with the shipped weights.
+    Trained,
+}
+
 impl From<FormatArg> for OutputFormat {
     fn from(f: FormatArg) -> OutputFormat {
         match f {
@@ -92,21 +104,21 @@ pub struct EngineArgs {
     ///
     /// The table starts at 512 KiB and grows as the search needs it (one table per game).
     #[arg(long = "tt-mb", value_name = "MIB",
-          default_value_t = checkers::search::solve::DEFAULT_TT_MEGABYTES as u32,
-          value_parser = clap::value_parser!(u32).range(1..=16384))]
+          default_value_t = knobs::DEFAULT_TT_MEGABYTES as u32,
+          value_parser = clap::value_parser!(u32).range(1..=SolveOptions::MAX_TT_MEGABYTES as i64))]
     pub tt_mb: u32,
 
     /// Deepest search per move, in plies (default: no limit).
     ///
     /// Without it the search of a move stops when the result is proven or the move's node
     /// budget is spent.
-    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..=990))]
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..=i64::from(SolveOptions::MAX_DEPTH)))]
     pub depth: Option<u32>,
 
     /// The whole game is played within this many seconds.
     ///
     /// Near the end the sides play quick shallow moves so that the game still finishes.
-    #[arg(long = "time-limit", value_name = "SECONDS", default_value_t = 50.0,
+    #[arg(long = "time-limit", value_name = "SECONDS", default_value_t = knobs::DEFAULT_TIME_LIMIT.as_secs_f64(),
           value_parser = parse_seconds)]
     pub time_limit: f64,
 
@@ -115,28 +127,26 @@ pub struct EngineArgs {
     ///
     /// Each side's first move gets 20 times as many, to prove the puzzle's value. Counting
     /// nodes, not time, keeps the output identical from run to run. How each turn's budget is
-    /// set (deepening, proof share, database builds, deadline) is described once, in the
-    /// documentation of the module `search::budget` (`cargo doc --open`).
+    /// set (deepening, proof share, database builds, deadline): design.md.
     #[arg(long = "nodes-per-move", value_name = "NODES",
-          default_value_t = checkers::search::budget::DEFAULT_NODES_PER_MOVE,
+          default_value_t = knobs::DEFAULT_NODES_PER_MOVE,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes_per_move: u64,
 
     /// The search speed assumed when turning the time limit into the game's budget of nodes
     /// for proving unproven moves (proof searches): the budget is this times 85% of the time
-    /// limit, shared out among the turns as `search::budget` describes. A count fixed by the
+    /// limit, shared out among the turns as `search::puzzle::budget` describes. A count fixed by the
     /// settings, so the same puzzle and settings always give the same line. 0: no proof
     /// searches.
     #[arg(long = "nodes-per-second", value_name = "NODES",
-          default_value_t = checkers::search::budget::DEFAULT_NODES_PER_SECOND)]
+          default_value_t = knobs::DEFAULT_NODES_PER_SECOND)]
     pub nodes_per_second: u64,
 
-    /// The draw rule the game is played under (default: none, the puzzle rules: threefold
-    /// repetition only).
+    /// The draw rule the game is played under: none (the puzzle rules: threefold repetition
+    /// only), fifty-moves, csci561 or dd2380, as on every subcommand.
     ///
     /// A bare `--draw-rule` means `fifty-moves`: the game is also drawn after 50 moves of each
-    /// side without a capture or a crowning. The names are those of every subcommand's
-    /// `--draw-rule`: none, fifty-moves, csci561, dd2380.
+    /// side without a capture or a crowning.
     #[arg(long = "draw-rule", value_name = "RULE", num_args = 0..=1,
           default_value = "none", default_missing_value = "fifty-moves")]
     pub draw_rule: DrawRule,
@@ -178,16 +188,15 @@ pub struct EngineArgs {
     #[arg(long = "no-race")]
     pub no_race: bool,
 
-    /// The evaluation that chooses the moves the solver cannot prove: `trained` (the default: the
-    /// player's shipped weights choose among the moves the deepening scores within a quarter of a
-    /// man of its best) or `puzzle` (the hand-written puzzle set of the proofs, the deepening's
-    /// own move).
+    /// The evaluation that chooses the moves the solver cannot prove (default: trained).
     ///
-    /// Proven moves, and the work to prove them, are the same with either: the proofs are
-    /// searched with the puzzle set, and a proven move is the canonical one.
-    #[arg(long, value_name = "puzzle|trained", value_parser = ["puzzle", "trained"],
-          conflicts_with = "weights")]
-    pub eval: Option<String>,
+    /// `trained`: the player's shipped weights choose among the moves the deepening scores
+    /// within a quarter of a man of its best. `hand`: the solver's hand-written set, the one its
+    /// proofs search with, plays the deepening's own move (`puzzle` is another name for it).
+    /// Proven moves, and the work to prove them, are the same with either: a proven move is the
+    /// canonical one.
+    #[arg(long, value_enum, value_name = "EVAL", conflicts_with = "weights")]
+    pub eval: Option<EvalArg>,
 
     /// Trained weights to evaluate with instead of the shipped ones (`checkers train --out`).
     #[arg(long, value_name = "FILE")]
@@ -199,27 +208,24 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
     let v: f64 = s
         .parse()
         .map_err(|_| format!("'{s}' is not a number of seconds"))?;
-    if v.is_finite() && v > 0.0 && v <= 1.0e6 {
-        Ok(v)
-    } else {
-        Err(format!(
-            "'{s}' must be a positive number of seconds, at most 1000000"
-        ))
+    match SolveOptions::time_limit_from_secs(v) {
+        Ok(_) => Ok(v),
+        Err(e) => Err(format!("'{s}' {e}")),
     }
 }
 
 /// Turns the engine arguments into solver options; an unreadable or refused weights file is an
 /// error of the input.
 pub fn solve_options(engine: &EngineArgs) -> Result<SolveOptions> {
-    let evaluator = match (engine.eval.as_deref(), &engine.weights) {
+    let evaluator = match (engine.eval, &engine.weights) {
         (_, Some(path)) => {
             Evaluator::from_file(path).map_err(|e| output::BadInput(e.to_string()))?
         }
-        (Some("puzzle"), None) => Evaluator::Puzzle,
-        (Some(_), None) => Evaluator::shipped()?,
-        (None, None) => SolveOptions::default().evaluator,
+        (Some(EvalArg::Hand), None) => Evaluator::Puzzle,
+        (Some(EvalArg::Trained), None) => Evaluator::shipped()?,
+        (None, None) => Evaluator::solver_default(),
     };
-    Ok(SolveOptions {
+    let options = SolveOptions {
         tt_megabytes: engine.tt_mb as usize,
         max_depth: engine.depth,
         time_limit: Duration::from_secs_f64(engine.time_limit),
@@ -234,7 +240,11 @@ pub fn solve_options(engine: &EngineArgs) -> Result<SolveOptions> {
             race: !engine.no_race,
         },
         evaluator,
-    })
+    };
+    options
+        .validate()
+        .map_err(|e| output::BadInput(e.to_string()))?;
+    Ok(options)
 }
 
 /// Solves the puzzle and writes the solution.
@@ -250,6 +260,12 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         (None, Some(fen)) => (input::fen_puzzle(fen)?, "--fen".to_string()),
         (None, None) => anyhow::bail!("--inputfile or --fen is required"),
     };
+    if puzzle.occupied().is_empty() {
+        return Err(output::BadInput(format!(
+            "{name}: the board is empty: a puzzle needs pieces (8 lines of `.rRbB`, red to move)"
+        ))
+        .into());
+    }
     let format = OutputFormat::from(args.format);
     if format != OutputFormat::Text {
         input::require_standard(&puzzle, &name)?;

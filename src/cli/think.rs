@@ -10,6 +10,7 @@ use clap::{Args, ValueEnum};
 use checkers::formats::{input, notation};
 
 use super::output::{self, BadInput};
+use super::solve::EvalArg;
 use checkers::play::{Clock, Engine, EngineOptions, Game};
 use checkers::rules::draw::DrawRule;
 use checkers::search::eval::{Evaluator, Weights};
@@ -27,7 +28,8 @@ pub enum Side {
 /// Arguments of `think`.
 #[derive(Debug, Args)]
 pub struct ThinkArgs {
-    /// The position in FEN, e.g. `W:W21,22,K23:B1,2,3` (W: red to move).
+    /// The position in FEN, e.g. `W:W21,22,K23:B1,2,3` (W: red to move). Without --fen or
+    /// --inputfile: the start position, red to move.
     #[arg(long, value_name = "FEN", conflicts_with = "inputfile")]
     pub fen: Option<String>,
 
@@ -39,7 +41,8 @@ pub struct ThinkArgs {
     #[arg(long, value_enum, requires = "inputfile")]
     pub side: Option<Side>,
 
-    /// Think this many milliseconds (wall time, from process start to answer).
+    /// Think this many milliseconds (wall time, from process start to answer); without
+    /// --time-ms, --nodes or --depth: 1000 (one second).
     #[arg(long = "time-ms", value_name = "N", conflicts_with_all = ["nodes", "depth"],
           value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     pub time_ms: Option<u64>,
@@ -53,9 +56,9 @@ pub struct ThinkArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=200))]
     pub depth: Option<u32>,
 
-    /// The draw rule the engine looks ahead under: none (default), fifty-moves, csci561 or
-    /// dd2380, the names of every subcommand's `--draw-rule`. The position starts a game, so
-    /// only repetitions and quiet moves within the search count.
+    /// The draw rule the engine looks ahead under: none, fifty-moves, csci561 or dd2380, as on
+    /// every subcommand. The position starts a game, so only repetitions and quiet moves within
+    /// the search count.
     #[arg(long = "draw-rule", value_name = "RULE", default_value = "none")]
     pub draw_rule: DrawRule,
 
@@ -64,9 +67,10 @@ pub struct ThinkArgs {
     #[arg(long)]
     pub info: bool,
 
-    /// The evaluation: the trained tables (shipped weights) or the hand-set one (the baseline).
-    #[arg(long, value_name = "hand|trained", value_parser = ["hand", "trained"], conflicts_with = "weights")]
-    pub eval: Option<String>,
+    /// The evaluation (default: trained): `trained`, the trained tables with the shipped weights,
+    /// or `hand`, the player's hand-written set (the baseline).
+    #[arg(long, value_enum, value_name = "EVAL", conflicts_with = "weights")]
+    pub eval: Option<EvalArg>,
 
     /// Trained weights to evaluate with instead of the shipped ones (`checkers train --out`).
     #[arg(long, value_name = "FILE")]
@@ -103,13 +107,15 @@ pub fn run(args: &ThinkArgs, started: std::time::Instant) -> Result<ExitCode> {
         depth: args.depth,
         ..EngineOptions::default()
     };
-    match (args.eval.as_deref(), &args.weights) {
+    match (args.eval, &args.weights) {
         (_, Some(path)) => {
             options.search.evaluator =
                 Evaluator::from_file(path).map_err(|e| BadInput(e.to_string()))?;
         }
-        (Some("hand"), None) => options.search.evaluator = Evaluator::Hand(Weights::default()),
-        (Some(_), None) => options.search.evaluator = Evaluator::shipped()?,
+        (Some(EvalArg::Hand), None) => {
+            options.search.evaluator = Evaluator::Hand(Weights::default());
+        }
+        (Some(EvalArg::Trained), None) => options.search.evaluator = Evaluator::shipped()?,
         (None, None) => {}
     }
     let mut engine = Engine::new(options);

@@ -9,9 +9,9 @@ use anyhow::{bail, Result};
 use clap::Args;
 
 use checkers::formats::files;
-use checkers::play::dataset;
-use checkers::play::train::{self, TrainConfig};
 use checkers::search::eval::trained;
+use checkers::training::dataset;
+use checkers::training::train::{self, TrainConfig};
 
 use super::output;
 

@@ -11,7 +11,7 @@ use clap::Args;
 use cpu_time::ProcessTime;
 
 use checkers::formats::files;
-use checkers::search::solve::endgame_databases;
+use checkers::search::puzzle::solve::endgame_databases;
 use checkers::tools::verify::{self, Optimality};
 
 use super::{memory, output};
@@ -124,7 +124,7 @@ const GRACE: Duration = Duration::from_secs(10);
 const ANALYSIS_STACK_BYTES: usize = 64 << 20;
 
 /// The per-move analysis of `states` on its own thread, watched from this one. Its node budget
-/// comes from `--max-seconds` ([`verify::NODES_PER_SECOND`]), so the verdicts do not depend on
+/// comes from `--max-seconds` (`search::knobs::VERIFY_NODES_PER_SECOND`), so the verdicts do not depend on
 /// the machine's speed or load; the process's CPU time (past `--max-seconds`), the wall clock
 /// (past [`WALL_FACTOR`] times that) and its resident memory (past `--max-mb`) are safety nets:
 /// the analysis is then told to stop and reports what it established.

@@ -7,7 +7,7 @@ use crate::formats::pdn::{self, Game, GameResult};
 use crate::rules::game::Outcome;
 use crate::rules::piece::Color;
 use crate::rules::position::Position;
-use crate::search::solve::{Solution, UnprovenMove};
+use crate::search::puzzle::solve::{Solution, UnprovenMove};
 
 /// The format a solution is written in.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -129,7 +129,7 @@ pub fn write_solution(
 }
 
 /// The one-line report of a solved game that the command line prints on stderr, for example
-/// `red wins after 7 moves (proven optimal); 8 states; 0.001 s; 489 nodes; table hit rate 74%`.
+/// `red wins after 7 plies (proven optimal); 8 states; 0.001 s; 489 nodes; table hit rate 74%`.
 #[must_use]
 pub fn summary(s: &Solution) -> String {
     let result = match &s.outcome {
@@ -169,21 +169,22 @@ pub fn summary(s: &Solution) -> String {
         None => databases,
     };
     format!(
-        "{result} after {} ({proof}); {} states; {:.3} s; {} nodes; table hit rate {:.0}%{databases}",
-        plural(s.moves(), "move"),
-        s.states.len(),
+        "{result} after {} ({proof}); {}; {:.3} s; {} nodes; table hit rate {:.0}%{databases}",
+        plural(s.moves() as u64, "ply", "plies"),
+        plural(s.states.len() as u64, "state", "states"),
         s.elapsed.as_secs_f64(),
         s.stats.nodes,
         100.0 * s.tt_hit_rate
     )
 }
 
-/// `n` and the noun, plural unless `n` is 1: "1 move", "7 moves".
-fn plural(n: usize, noun: &str) -> String {
+/// `n` and the noun, `one` when `n` is 1 and `many` otherwise: "1 ply", "7 plies", "0 draws".
+#[must_use]
+pub fn plural(n: u64, one: &str, many: &str) -> String {
     if n == 1 {
-        format!("{n} {noun}")
+        format!("{n} {one}")
     } else {
-        format!("{n} {noun}s")
+        format!("{n} {many}")
     }
 }
 
@@ -245,9 +246,9 @@ mod tests {
     }
 
     #[test]
-    fn one_move_is_singular() {
-        assert_eq!(plural(1, "move"), "1 move");
-        assert_eq!(plural(0, "move"), "0 moves");
-        assert_eq!(plural(7, "move"), "7 moves");
+    fn one_ply_is_singular() {
+        assert_eq!(plural(1, "ply", "plies"), "1 ply");
+        assert_eq!(plural(0, "ply", "plies"), "0 plies");
+        assert_eq!(plural(7, "ply", "plies"), "7 plies");
     }
 }

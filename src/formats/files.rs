@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use crate::formats::board_text::{self, BoardError};
+use crate::formats::board_text::BoardError;
 use crate::formats::input::{self, ReadError};
 use crate::rules::position::Position;
 
@@ -172,13 +172,10 @@ pub fn read_puzzle(path: &Path) -> Result<Position, InputError> {
     input::read_puzzle(path, None)
 }
 
-/// Reads and parses a solution file (a sequence of boards); `-` reads standard input.
+/// Reads and parses a solution file in any format the solver writes (board text, FEN lines or
+/// a PDN game: [`input::parse_solution`]); `-` reads standard input.
 pub fn read_solution(path: &Path) -> Result<Vec<Position>, InputError> {
-    let bytes = read_bytes(path)?;
-    board_text::parse_solution(&bytes).map_err(|error| InputError::Board {
-        path: input_name(path),
-        error,
-    })
+    input::read_solution(path)
 }
 
 /// Writes `contents` to `path`; the same as [`write_output`], kept for its callers.

@@ -189,6 +189,35 @@ pub fn check_start(solution: &Replay, puzzle: &Position, path: &Path) -> Result<
     }
 }
 
+/// The states of a solution in any format the solver writes (`--format`): board text (states
+/// separated by one empty line), one FEN a line, or a PDN game (its start and the position after
+/// each move; the only game of the file).
+pub fn parse_solution(bytes: &[u8]) -> Result<Vec<Position>, ReadError> {
+    let text = std::str::from_utf8(bytes).unwrap_or("");
+    match detect(bytes) {
+        Format::Board => board_text::parse_solution(bytes).map_err(ReadError::Board),
+        Format::Pdn => Ok(choose_game(text, None)?.game.positions()),
+        Format::Fen => text
+            .lines()
+            .enumerate()
+            .filter(|(_, line)| !line.trim().is_empty())
+            .map(|(i, line)| {
+                fen::parse(line).map_err(|mut e| {
+                    e.line += i;
+                    ReadError::Fen(e)
+                })
+            })
+            .collect(),
+    }
+}
+
+/// Reads a solution in any format the solver writes (see [`parse_solution`]); `-` reads
+/// standard input.
+pub fn read_solution(path: &Path) -> Result<Vec<Position>, InputError> {
+    let bytes = files::read_bytes(path)?;
+    parse_solution(&bytes).map_err(|e| in_file(path, e))
+}
+
 /// A position with where its side to move was set, for the black-to-move message.
 fn located(bytes: &[u8], game: Option<usize>) -> Result<(Position, (usize, usize)), ReadError> {
     let text = std::str::from_utf8(bytes).unwrap_or("");

@@ -467,7 +467,7 @@ mod tests {
 
     #[test]
     fn replays_the_assignment_example() {
-        // PROTOCOLS.md, DD2380; the example's last server line is its end, code 1.
+        // The DD2380 assignment's example exchange; its last server line is the end, code 1.
         let far = now_us() + 60_000_000;
         let server = format!("{far} 1\n{far} -2\n{far} 0 22 17\n{far} 1 25 18\n{far} -1 1\n");
         let mut player = Scripted(vec!["0 9 13", "1 13 22", "0 8 12"], Color::Red);

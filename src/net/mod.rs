@@ -3,4 +3,5 @@
 //! between clients or against a built-in player.
 
 pub mod client;
+#[cfg(feature = "server")]
 pub mod server;

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use super::clock::{Budget, Clock, TimeBudget};
+use super::clock::{Budget, Clock, TimeBudget, TimeUse};
 use super::player::{Player, PlayerError};
 use crate::rules::game::Game;
 use crate::rules::moves::Move;
@@ -28,6 +28,8 @@ pub struct EngineOptions {
     pub search: GameOptions,
     /// Endgame databases to read (a directory of `checkers egdb build`), a block at a time.
     pub egdb: Option<std::path::PathBuf>,
+    /// How the clock is spent (`engine:timing=early` for the allocation of before).
+    pub time_use: TimeUse,
 }
 
 /// The engine: a game searcher kept for a whole game, and its options.
@@ -49,7 +51,7 @@ impl Engine {
     /// An engine with `options`.
     #[must_use]
     pub fn new(options: EngineOptions) -> Engine {
-        let mut searcher = GameSearcher::new(options.search.clone());
+        let mut searcher = searcher_for(&options);
         if let Some(dir) = &options.egdb {
             searcher.set_endgame(std::sync::Arc::new(EndgameDb::with_store(Store::new(dir))));
         }
@@ -66,7 +68,7 @@ impl Engine {
     /// after another) read each block of the files once and find it cached after.
     #[must_use]
     pub fn with_endgame(options: EngineOptions, db: std::sync::Arc<EndgameDb>) -> Engine {
-        let mut searcher = GameSearcher::new(options.search.clone());
+        let mut searcher = searcher_for(&options);
         searcher.set_endgame(db);
         Engine {
             options,
@@ -94,26 +96,7 @@ impl Engine {
     /// With a node or depth limit the soft time target is ignored (so node-limited games repeat
     /// exactly), but the clock's hard limit still stops the search.
     pub fn think(&mut self, game: &Game, clock: &Clock) -> Option<Thought> {
-        let legal = game.legal_moves().len();
-        let pos = game.current();
-        let mut budget = clock.allocate(game.ply(), pos.occupied().count(), legal);
-        if let Some(t) = self.options.move_time {
-            let own = Clock::new(Budget::PerMove(t), clock.measure()).allocate(
-                game.ply(),
-                pos.occupied().count(),
-                legal,
-            );
-            budget = tighter(budget, own);
-        }
-        let fixed = self.options.depth.is_some() || self.options.nodes.is_some();
-        if fixed {
-            if self.options.move_time.is_none() {
-                budget.soft = None;
-            }
-            if legal == 1 {
-                budget = TimeBudget::unlimited();
-            }
-        }
+        let budget = self.budget(game, clock);
         let root = GameRoot {
             history: game.reversible_tail(),
             quiet_plies: game.quiet_plies(),
@@ -130,6 +113,30 @@ impl Engine {
         let thought = self.searcher.think(root, clock, limits);
         self.last.clone_from(&thought);
         thought
+    }
+
+    /// What the search of the current position of `game` may spend of `clock`: the clock's
+    /// allocation, tightened by the engine's own time per move; without the soft target under a
+    /// node or depth limit alone, and unlimited for a forced move then.
+    #[must_use]
+    pub fn budget(&self, game: &Game, clock: &Clock) -> TimeBudget {
+        let legal = game.legal_moves().len();
+        let (ply, pieces) = (game.ply(), game.current().occupied().count());
+        let time_use = self.options.time_use;
+        let mut budget = clock.allocate(ply, pieces, legal, time_use);
+        if let Some(t) = self.options.move_time {
+            let own = Clock::new(Budget::PerMove(t), clock.measure());
+            budget = tighter(budget, own.allocate(ply, pieces, legal, time_use));
+        }
+        if self.options.depth.is_some() || self.options.nodes.is_some() {
+            if self.options.move_time.is_none() {
+                budget.soft = None;
+            }
+            if legal == 1 {
+                budget = TimeBudget::unlimited();
+            }
+        }
+        budget
     }
 
     /// The name of an engine with `options`, as a player spec writes it (`engine:nodes=500`).
@@ -165,6 +172,9 @@ impl Engine {
         if let Some(dir) = &options.egdb {
             parts.push(format!("egdb={}", dir.display()));
         }
+        if options.time_use == TimeUse::Early {
+            parts.push("timing=early".to_owned());
+        }
         if parts.is_empty() {
             "engine".to_owned()
         } else {
@@ -177,6 +187,19 @@ impl Engine {
     pub fn last_thought(&self) -> Option<&Thought> {
         self.last.as_ref()
     }
+}
+
+/// The game searcher for `options`. One that plays on the clock alone has its table at full size
+/// at once: a table grows while it fills, and a growth, which re-inserts every entry into fresh
+/// memory, is a pause of milliseconds between two reads of the clock (`examples/time_use.rs`),
+/// enough to overrun a short time per move. Node- and depth-limited searches keep the growing
+/// table, so their games stay as they were.
+fn searcher_for(options: &EngineOptions) -> GameSearcher {
+    let mut searcher = GameSearcher::new(options.search.clone());
+    if options.nodes.is_none() && options.depth.is_none() {
+        searcher.reserve_table();
+    }
+    searcher
 }
 
 /// The tighter of two budgets, limit by limit.

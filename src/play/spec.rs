@@ -1,12 +1,13 @@
 //! Player specifications as written on the command line: `random`, `random:seed=3`,
-//! `minimax:4`, `engine`, `engine:time=0.1`, `engine:nodes=20000`, `engine:depth=8` (options
-//! joined by commas: `engine:nodes=5000,depth=6`).
+//! `minimax:4`, `engine`, `engine:time=0.1`, `engine:nodes=20000`, `engine:depth=8`,
+//! `engine:timing=early` (options joined by commas: `engine:nodes=5000,depth=6`).
 
 use std::str::FromStr;
 use std::time::Duration;
 
 use thiserror::Error;
 
+use super::clock::TimeUse;
 use super::engine::{Engine, EngineOptions};
 use super::player::{MinimaxPlayer, Player, RandomPlayer};
 use crate::search::eval::{Evaluator, Weights};
@@ -138,8 +139,8 @@ impl FromStr for PlayerSpec {
                 let mut o = EngineOptions::default();
                 for opt in options() {
                     const KNOWN: &str = "time=SECONDS, nodes=N, depth=N, table=MIB, contempt=N, \
-                         egdb=DIR, eval=hand|trained, weights=FILE, or (after eval=hand) a hand-set \
-                         evaluation weight such as back_rank=N";
+                         egdb=DIR, eval=hand|trained, weights=FILE, timing=all|early, or (after \
+                         eval=hand) a hand-set evaluation weight such as back_rank=N";
                     let Some((key, v)) = opt.split_once('=') else {
                         return Err(unknown(opt, KNOWN));
                     };
@@ -184,6 +185,13 @@ impl FromStr for PlayerSpec {
                             o.search.table_mb = mb as usize;
                         }
                         "egdb" => o.egdb = Some(std::path::PathBuf::from(v)),
+                        "timing" => {
+                            o.time_use = match v {
+                                "all" => TimeUse::All,
+                                "early" => TimeUse::Early,
+                                _ => return Err(bad(key, format!("`{v}` is not all or early"))),
+                            };
+                        }
                         "eval" => {
                             o.search.evaluator = match v {
                                 "hand" => Evaluator::Hand(Weights::default()),
@@ -254,6 +262,10 @@ mod tests {
         assert_eq!(o.nodes, Some(500));
         assert_eq!(o.depth, Some(7));
         assert!(matches!("engine".parse(), Ok(PlayerSpec::Engine(_))));
+        let Ok(PlayerSpec::Engine(o)) = "engine:timing=early".parse() else {
+            panic!("engine spec not parsed");
+        };
+        assert_eq!(o.time_use, TimeUse::Early);
     }
 
     #[test]
@@ -270,6 +282,7 @@ mod tests {
             ("engine:speed=9", "unknown option"),
             ("engine:depth", "unknown option"),
             ("engine:eval=neural", "hand or trained"),
+            ("engine:timing=late", "all or early"),
             ("engine:weights=/nonexistent/w.ckw", "/nonexistent/w.ckw"),
         ] {
             let err = text.parse::<PlayerSpec>().unwrap_err().to_string();
@@ -286,6 +299,7 @@ mod tests {
             "engine:nodes=100,depth=4",
             "engine:nodes=100,eval=hand",
             "engine:eval=hand,back_rank=30",
+            "engine:timing=early",
         ] {
             let spec: PlayerSpec = text.parse().unwrap();
             assert_eq!(spec.to_string().parse::<PlayerSpec>(), Ok(spec));

@@ -658,7 +658,7 @@ mod tests {
 
     #[test]
     fn the_assignment_example_replays_exactly() {
-        // PROTOCOLS.md, DD2380: the client moves first (red) and sees every move in its cells.
+        // The assignment's example: the client moves first (red) and sees every move in its cells.
         let script = [
             ("client", "MODE STANDALONE"),
             ("server", "123456789 1"),

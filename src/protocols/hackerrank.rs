@@ -9,8 +9,8 @@
 //! Output: the number of hops H, then H + 1 lines `row col`: the starting cell, then every
 //! landing cell (a step is one hop).
 //!
-//! Rules: as in RULES.md except that a man crowned during a capture goes on jumping as a king
-//! when it can ([`CrowningRule::JumpsOn`]), as the challenge's own capture sample does.
+//! Rules: as in `docs/rules.md` except that a man crowned during a capture goes on jumping as a
+//! king when it can ([`CrowningRule::JumpsOn`]), as the challenge's own capture sample does.
 //!
 //! Parsing never panics; an error names the line (from 1) and, for a cell, the column (from 1).
 //! Where the format is silent: a leading byte-order mark, CRLF line ends, spaces around a line

@@ -3,13 +3,13 @@
 //! Steps are generated for all pieces at once with shifts and masks; jumps, which are rare, are
 //! followed piece by piece with a depth-first search that records each finished sequence.
 //!
-//! The rules of RULES.md end a move when a man is crowned. HackerRank's variant lets the new king
-//! jump on ([`CrowningRule::JumpsOn`]). The variant is a value: a game holds its
+//! The rules of `docs/rules.md` end a move when a man is crowned. HackerRank's variant lets the
+//! new king jump on ([`CrowningRule::JumpsOn`]). The variant is a value: a game holds its
 //! [`CrowningRule`] and generates through it ([`CrowningRule::generate`],
 //! [`CrowningRule::legal_moves`], [`CrowningRule::count_moves`], and
 //! [`CrowningRule::perft`](crate::rules::perft)). Each rule is its own instantiation of the jump
 //! walk (a const generic), and the free functions ([`generate`], [`legal_moves`],
-//! [`count_moves`]) are RULES.md's rule, which the puzzle search calls in its hot path.
+//! [`count_moves`]) are the rule of `docs/rules.md`, which the puzzle search calls in its hot path.
 
 use crate::rules::bitboard::{Bitboard, Direction};
 use crate::rules::moves::{Move, MoveList};
@@ -31,7 +31,7 @@ pub enum Routes {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub enum CrowningRule {
     /// The man is crowned and the move ends there, even if the new king could jump on
-    /// (RULES.md, and the CSCI561 and DD2380 assignments).
+    /// (`docs/rules.md`, and the CSCI561 and DD2380 assignments).
     #[default]
     EndsMove,
     /// The man is crowned and, as a king, goes on jumping when it can (HackerRank).
@@ -123,7 +123,7 @@ pub fn has_jump(pos: &Position) -> bool {
     !jumpers(pos).is_empty()
 }
 
-/// All legal moves of the side to move under RULES.md, written into `out` (cleared first).
+/// All legal moves of the side to move under `docs/rules.md`, written into `out` (cleared first).
 pub fn generate(pos: &Position, routes: Routes, out: &mut MoveList) {
     generate_impl::<false>(pos, routes, out);
 }

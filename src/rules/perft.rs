@@ -17,7 +17,7 @@ use crate::rules::position::Position;
 ///
 /// With [`Routes::All`] a king capture that takes the same pieces by two routes counts twice, as in
 /// the published counts (OEIS A133046); with [`Routes::Distinct`] it counts once.
-/// Under RULES.md: [`CrowningRule::perft`] of [`CrowningRule::EndsMove`].
+/// Under `docs/rules.md`: [`CrowningRule::perft`] of [`CrowningRule::EndsMove`].
 #[must_use]
 pub fn perft(pos: &Position, depth: u32, routes: Routes) -> u64 {
     CrowningRule::EndsMove.perft(pos, depth, routes)

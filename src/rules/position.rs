@@ -59,6 +59,11 @@ pub enum SetupWarning {
         /// Where it stands.
         square: Square,
     },
+    /// A side has no piece: it has no move, so it loses at its first turn.
+    NoPieces {
+        /// The side without pieces.
+        color: Color,
+    },
 }
 
 impl std::fmt::Display for SetupWarning {
@@ -77,6 +82,11 @@ impl std::fmt::Display for SetupWarning {
             SetupWarning::ManOnCrowningRow { color, square } => write!(
                 f,
                 "a {} man stands on its crowning row at {square}; it stays a man and cannot move",
+                color.name()
+            ),
+            SetupWarning::NoPieces { color } => write!(
+                f,
+                "{} has no piece on the board, so it loses at its first turn",
                 color.name()
             ),
         }
@@ -298,6 +308,9 @@ impl Position {
         }
         for color in [Color::Red, Color::Black] {
             let count = self.pieces(color).count();
+            if count == 0 {
+                warnings.push(SetupWarning::NoPieces { color });
+            }
             if count > 12 {
                 warnings.push(SetupWarning::TooManyPieces { color, count });
             }

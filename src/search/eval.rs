@@ -5,9 +5,12 @@
 //! evaluation only steers move ordering and the choice among moves that are not proven. The
 //! puzzle solver's proofs are searched with the puzzle set ([`hand::puzzle`]); the moves it
 //! cannot prove and the player's game search take their evaluation from one field, an
-//! [`Evaluator`] (`SolveOptions::evaluator`, the puzzle set by default; `GameOptions::evaluator`,
-//! the trained tables by default); the player's hand-set one ([`hand::game`] with [`Weights`])
-//! is tuned by matches.
+//! [`Evaluator`]. One default per use, each named: the solver's unproven moves
+//! ([`Evaluator::solver_default`], `SolveOptions::evaluator`) and the player
+//! ([`Evaluator::game_default`], `GameOptions::evaluator`) both use the shipped trained tables;
+//! `Evaluator::default()` is the player's hand-written set ([`hand::game`] with [`Weights`],
+//! `eval=hand`, tuned by matches), no command's default; a lone
+//! [`PuzzleSearcher`](crate::search::PuzzleSearcher) chooses with the puzzle set until told otherwise.
 
 pub mod hand;
 pub mod trained;
@@ -48,8 +51,8 @@ pub fn nearest_distance(from: Square, targets: Bitboard) -> i32 {
 /// Which evaluation a search uses.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Evaluator {
-    /// The puzzle solver's hand-written set ([`hand::puzzle`]): its proofs' evaluation, and by
-    /// default the one of its unproven moves.
+    /// The puzzle solver's hand-written set ([`hand::puzzle`]): its proofs' evaluation always,
+    /// and with `--eval puzzle` the one of its unproven moves too.
     Puzzle,
     /// The player's hand-written set with these weights ([`hand::game`]).
     Hand(Weights),
@@ -58,7 +61,8 @@ pub enum Evaluator {
 }
 
 impl Default for Evaluator {
-    /// The player's hand-written set with its default weights.
+    /// The player's hand-written set with its default weights (`eval=hand`): no command's
+    /// default (see [`Evaluator::game_default`] and [`Evaluator::solver_default`]).
     fn default() -> Self {
         Evaluator::Hand(Weights::default())
     }
@@ -83,6 +87,15 @@ impl Evaluator {
     #[must_use]
     pub fn game_default() -> Evaluator {
         Evaluator::shipped().unwrap_or_default()
+    }
+
+    /// The evaluation that chooses the solver's unproven moves unless told otherwise
+    /// (`SolveOptions::default`, `checkers --inputfile`, the Python package's `solve`): the
+    /// shipped trained weights (the puzzle set if they could not be read, which a test rules
+    /// out).
+    #[must_use]
+    pub fn solver_default() -> Evaluator {
+        Evaluator::shipped().unwrap_or(Evaluator::Puzzle)
     }
 
     /// The shipped trained weights.

@@ -249,6 +249,13 @@ impl GameSearcher {
         &self.options
     }
 
+    /// Sets the table at its full size now instead of letting it grow as it fills: a growth is
+    /// a pause of milliseconds between two reads of the clock (see
+    /// [`TranspositionTable::reserve_full`]).
+    pub fn reserve_table(&mut self) {
+        self.table.reserve_full();
+    }
+
     /// Forgets everything learnt (a new game).
     pub fn clear(&mut self) {
         self.table.clear();

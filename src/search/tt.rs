@@ -191,6 +191,15 @@ impl TranspositionTable {
         self.generation = 0;
     }
 
+    /// Grows the table to its full size now (keeping its entries), so that no later store pauses
+    /// to grow it: for a search that reads a clock between stores. Where the memory cannot be had
+    /// the table keeps the size it has.
+    pub fn reserve_full(&mut self) {
+        while self.buckets() < self.max_buckets {
+            self.grow();
+        }
+    }
+
     /// Marks later stores as newer than everything stored so far (one generation per turn), so
     /// stale deep entries from earlier turns can be replaced.
     pub fn new_generation(&mut self) {

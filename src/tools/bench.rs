@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::formats::files::{self, InputError};
-use crate::search::solve::{self, SolveOptions};
+use crate::search::puzzle::solve::{self, SolveOptions};
 
 /// A marking band of the course: the share of the marks a run of this duration earns. Written
 /// as its [`label`](Band::label) in JSON, the same text as in the table.

@@ -19,6 +19,7 @@ use crate::rules::moves::Move;
 use crate::rules::piece::Color;
 use crate::rules::position::Position;
 use crate::search::endgame::{EndgameDb, PROBE_PIECES};
+use crate::search::knobs::VERIFY_NODES_PER_SECOND;
 
 /// Why a state is not a legal successor of the one before.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -297,18 +298,12 @@ pub fn limits_for_memory(max_bytes: u64) -> OracleLimits {
     }
 }
 
-/// Positions the bounded prover expands a second, for turning `--max-seconds` into a node
-/// budget. Measured with the release build on the boards of `tests/data/refuted/` (see
-/// `docs/random-boards.md`), then rounded down so that a loaded machine still ends on the node
-/// budget, which gives the same verdicts everywhere, rather than on the clock.
-pub const NODES_PER_SECOND: u64 = 500_000;
-
 /// The limits of the per-move analysis within `max_seconds` and about `max_bytes`: the node
-/// budget is [`NODES_PER_SECOND`] a second; the memory is split as [`limits_for_memory`] says.
+/// budget is [`VERIFY_NODES_PER_SECOND`] a second; the memory is split as [`limits_for_memory`] says.
 #[must_use]
 pub fn budget_limits(max_seconds: u64, max_bytes: u64) -> VerdictLimits {
     VerdictLimits {
-        node_budget: max_seconds.saturating_mul(NODES_PER_SECOND),
+        node_budget: max_seconds.saturating_mul(VERIFY_NODES_PER_SECOND),
         ..verdict_limits(limits_for_memory(max_bytes))
     }
 }

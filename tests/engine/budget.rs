@@ -5,11 +5,12 @@ use checkers::formats::board_text::parse_board;
 use checkers::formats::input::fen_puzzle;
 use checkers::rules::game::Outcome;
 use checkers::rules::movegen;
-use checkers::search::budget::{
-    build_caps, BUILD_SLOTS_PER_NODE, DECIDING_LEVEL_BUILD_SLOTS, LEVEL_PROOF_SHARE,
-};
 use checkers::search::endgame::EndgameDb;
-use checkers::search::solve::{solve, SolveOptions};
+use checkers::search::knobs::{
+    BUILD_SLOTS_PER_NODE, DECIDING_LEVEL_BUILD_SLOTS, LEVEL_PROOF_SHARE,
+};
+use checkers::search::puzzle::budget::build_caps;
+use checkers::search::puzzle::solve::{solve, SolveOptions};
 use checkers::search::{Limits, PuzzleSearcher, Score};
 use checkers::{Color, Position};
 

@@ -7,7 +7,7 @@ use checkers::formats::board_text::parse_board;
 use checkers::formats::board_text::parse_solution;
 use checkers::rules::movegen::legal_moves;
 use checkers::search::endgame::EndgameDb;
-use checkers::search::solve::{solve, SolveOptions};
+use checkers::search::puzzle::solve::{solve, SolveOptions};
 use checkers::search::Score;
 use checkers::Position;
 

@@ -1,10 +1,10 @@
-//! The backward pass's df-pn (`search::dfpn`) against the independent analyser: on seeded
+//! The backward pass's df-pn (`search::puzzle::dfpn`) against the independent analyser: on seeded
 //! random boards whose exact value the analyser decides, every bound df-pn settles agrees with
 //! that value.
 
 use crate::common::decided_boards;
 use checkers::analysis::{Oracle, OracleLimits, Value};
-use checkers::search::dfpn::{Answer, Dfpn};
+use checkers::search::puzzle::dfpn::{Answer, Dfpn};
 
 #[test]
 fn dfpn_bounds_agree_with_the_analyser() {

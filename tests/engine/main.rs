@@ -8,6 +8,7 @@ mod common;
 mod dfpn;
 mod egdb;
 mod endgame;
+mod imports;
 mod proof;
 mod reach;
 mod repair;

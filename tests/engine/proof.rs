@@ -9,8 +9,8 @@ use crate::common::decided_boards;
 use checkers::analysis::{optimal_line, Oracle, OracleLimits, Value};
 use checkers::formats::board_text::{parse_board, parse_solution};
 use checkers::rules::game::Outcome;
-use checkers::search::budget::proof_budget;
-use checkers::search::solve::{solve, SolveOptions};
+use checkers::search::puzzle::budget::proof_budget;
+use checkers::search::puzzle::solve::{solve, SolveOptions};
 use checkers::search::{Features, Limits, PuzzleSearcher, Score};
 use checkers::Position;
 
@@ -244,11 +244,11 @@ fn an_unconfirmed_move_reports_its_exact_bound() {
 
 /// A six-piece board whose only proof is the analysis of its 236.9 M reachable positions
 /// (random-9001-013 of `bench --random 100 --seed 9001`, a black win in 32): the deciding turn
-/// starts it at two idle cores' speed (`budget::DECIDING_BUILD_NANOS_PER_SLOT`; at the
+/// starts it at two idle cores' speed (`knobs::DECIDING_BUILD_NANOS_PER_SLOT`; at the
 /// pessimistic 200 ns a slot it did not fit the limit, and the unproven line lost red's game 6
 /// plies early), and the line is then exact. About 20 s of the 50 s limit on two idle cores;
 /// under a load of 5 the analysis gives up by its pace and the line is not proven (measured
-/// 2026-11-26; docs/performance.md).
+/// 2026-11-26; docs/notebook/performance.md).
 #[test]
 #[ignore = "analyses 236.9 M positions on both cores, about 20 s on two idle cores, and gives up \
             on a machine loaded by other work: run with --ignored on an idle machine"]
@@ -275,7 +275,7 @@ fn a_six_piece_board_is_proven_by_its_reachable_analysis_within_the_limit() {
 /// and the proof search reads their exact values. That analysis must finish within the limit:
 /// about twice as slow as alone under a load of 5 (two runs at once on the 2-core machine) it
 /// can run into its deadline, and the left board's line is then not proven (measured
-/// 2026-11-26; docs/performance.md).
+/// 2026-11-26; docs/notebook/performance.md).
 #[test]
 #[ignore = "about 15 to 40 s a board on a 2-core machine under a load of up to about 6 (the left \
             board analyses 125.7 M slots of databases on both cores): run with --ignored"]

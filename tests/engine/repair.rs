@@ -1,10 +1,10 @@
-//! The backward pass over a won game's unproven moves (`search::repair`): a late move that a
+//! The backward pass over a won game's unproven moves (`search::puzzle::backward_pass`): a late move that a
 //! later turn's proof shows suboptimal is replaced, and the game played again from it.
 
 use std::time::Duration;
 
 use checkers::formats::board_text::parse_board;
-use checkers::search::solve::{solve, Solution, SolveOptions};
+use checkers::search::puzzle::solve::{solve, Solution, SolveOptions};
 use checkers::search::{Evaluator, Features, Limits, PuzzleSearcher, Score};
 
 /// Small budgets (the proof budget of `--time-limit 50 --nodes-per-second 20000 --nodes-per-move

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use checkers::formats::board_text::{parse_board, parse_solution};
 use checkers::formats::input::fen_puzzle;
-use checkers::search::budget::expected_winner;
-use checkers::search::solve::{solve, SolveOptions};
+use checkers::search::puzzle::budget::expected_winner;
+use checkers::search::puzzle::solve::{solve, SolveOptions};
 use checkers::search::{Evaluator, Features, Known, Limits, PuzzleSearcher, PuzzleThought};
 use checkers::Position;
 

@@ -1,5 +1,5 @@
-//! The puzzle and solution file formats of RULES.md: every kind of bad input with its line, column
-//! and message, the tolerated variants, the setup warnings, and atomic output.
+//! The puzzle and solution file formats (`docs/rules.md`): every kind of bad input with its line,
+//! column and message, the tolerated variants, the setup warnings, and atomic output.
 
 use std::path::Path;
 

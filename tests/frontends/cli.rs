@@ -205,7 +205,7 @@ fn summary_line_reports_the_result() {
     .assert()
     .success()
     .stderr(predicate::str::contains(
-        "red wins after 7 moves (proven optimal)",
+        "red wins after 7 plies (proven optimal); 8 states;",
     ));
 }
 
@@ -507,7 +507,7 @@ fn perft_with_a_huge_table_does_not_abort() {
 }
 
 #[test]
-fn one_move_is_said_in_the_singular() {
+fn one_ply_and_one_draw_are_said_in_the_singular() {
     let dir = tempfile::tempdir().expect("temp dir");
     solve_cmd(
         &manifest().join("puzzles/p01.txt"),
@@ -515,7 +515,7 @@ fn one_move_is_said_in_the_singular() {
     )
     .assert()
     .success()
-    .stderr(predicate::str::contains("red wins after 1 move ("));
+    .stderr(predicate::str::contains("red wins after 1 ply ("));
 }
 
 /// Men on their crowning row: one warning line per side, not one per man.

@@ -1,5 +1,5 @@
 //! The CSCI561 agent and its referee through real files and processes: the assignment's five
-//! published examples (from `../shared/PROTOCOLS.md`), bad `input.txt` files, a hosted game
+//! published examples (from `docs/protocols.md`), bad `input.txt` files, a hosted game
 //! between two of our agents, and agents that misbehave in each way the host must catch.
 #![cfg(unix)]
 
@@ -8,6 +8,7 @@ use std::process::{Command, Output};
 use std::time::Duration;
 
 use checkers::formats::pdn;
+use checkers::matches::host::{self, AgentCommand, ExternalAgent, HostOptions};
 use checkers::play::Clock;
 use checkers::play::{Game, Player, PlayerError};
 use checkers::protocols::csci561::playdata::PlayData;
@@ -16,7 +17,6 @@ use checkers::rules::draw::DrawRule;
 use checkers::rules::game::{Forfeit, Outcome};
 use checkers::rules::movegen::legal_moves;
 use checkers::rules::piece::Color;
-use checkers::tools::host::{self, AgentCommand, ExternalAgent, HostOptions};
 
 use crate::common::BIN;
 

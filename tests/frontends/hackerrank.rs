@@ -18,7 +18,7 @@ use checkers::{Color, Kind, Position};
 
 use crate::common::{checkers, sq};
 
-/// First sample (PROTOCOLS.md): black to move, no capture.
+/// The challenge's first sample: black to move, no capture.
 const SAMPLE_1: &str =
     "b\n8\n_______W\nb_______\n___b____\n________\n_w______\nw_____w_\n_______b\nw_____w_\n";
 const SAMPLE_1_ANSWER: &str = "1\n1 0\n2 1\n";

@@ -7,6 +7,7 @@ mod csci561;
 mod dd2380;
 mod hackerrank;
 mod matches;
+mod newcomer;
 mod outputs;
 mod play;
 mod training;

@@ -6,14 +6,14 @@ use std::time::Duration;
 use predicates::prelude::*;
 
 use checkers::formats::notation;
+use checkers::matches::arena::{
+    run_match, MatchConfig, PlayedGame, PlayerFactory, Summary, TimeControl,
+};
+use checkers::matches::openings::{parse_openings, THREE_MOVE_BALLOTS};
 use checkers::play::{Game, PlayerSpec, TimeMeasure};
 use checkers::rules::draw::DrawRule;
 use checkers::rules::game::Outcome;
 use checkers::rules::movegen::legal_moves;
-use checkers::tools::arena::{
-    run_match, MatchConfig, PlayedGame, PlayerFactory, Summary, TimeControl,
-};
-use checkers::tools::openings::{parse_openings, THREE_MOVE_BALLOTS};
 use checkers::Position;
 
 use crate::common::checkers;
@@ -307,8 +307,8 @@ fn illegal_or_missing_moves_forfeit_and_the_match_goes_on() {
 /// plays only the missing games, and the whole is the match played in one go.
 #[test]
 fn a_journal_resumes_a_match_with_the_same_games() {
-    use checkers::tools::arena::run_match_from;
-    use checkers::tools::journal::Journal;
+    use checkers::matches::arena::run_match_from;
+    use checkers::matches::journal::Journal;
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("match.journal");
     let cfg = |games| {
@@ -448,7 +448,7 @@ fn match_journal_resumes_and_refuses_other_matches() {
 /// scored within the bound, the same for the same options, and readable as openings.
 #[test]
 fn endgame_starts_are_quiet_balanced_repeatable_and_read_back() {
-    use checkers::tools::openings::{
+    use checkers::matches::openings::{
         endgame_starts, endgame_starts_text, parse_match_openings, EndgameStartOptions,
     };
     let ballots = parse_openings(THREE_MOVE_BALLOTS).expect("shipped openings");

@@ -52,7 +52,7 @@ fn outputfile_dash_writes_the_solution_to_stdout() {
         .assert()
         .success()
         .stdout(p03_solution())
-        .stderr(predicate::str::contains("red wins after 7 moves"));
+        .stderr(predicate::str::contains("red wins after 7 plies"));
 }
 
 #[test]

@@ -17,7 +17,7 @@ use checkers::formats::board_text::parse_board;
 use checkers::rules::movegen::legal_moves;
 use checkers::Position;
 
-/// Perft from the standard start position, OEIS A133046 (RULES.md), depths 1 to 7.
+/// Perft from the standard start position, OEIS A133046 (`docs/rules.md`), depths 1 to 7.
 const START_PERFT: [u64; 7] = [7, 49, 302, 1469, 7361, 36768, 179_740];
 
 /// Leaf count of the analyser's generator: `depth` plies from `board`, one per distinct move.

@@ -1,6 +1,6 @@
-//! One small position per rule of RULES.md, with the exact set of legal successor boards worked
-//! out by hand from the rule (not taken from the engine). The positions that need nothing but
-//! their successors are data (`tests/data/rule-positions.txt`, read by
+//! One small position per rule of `docs/rules.md`, with the exact set of legal successor boards
+//! worked out by hand from the rule (not taken from the engine). The positions that need nothing
+//! but their successors are data (`tests/data/rule-positions.txt`, read by
 //! [`rule_positions_have_their_worked_out_successors`]); the tests below check more than the
 //! successors of a position (routes, warnings, game ends, draws).
 //!

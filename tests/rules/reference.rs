@@ -1,4 +1,4 @@
-//! A deliberately naive reference move generator, written from RULES.md alone, to check the
+//! A deliberately naive reference move generator, written from the rules alone, to check the
 //! engine's bitboard generator (`tests/rules/perft_reference.rs`) and the analyser's own generator
 //! (`tests/rules/analysis_rules.rs`) against: a third opinion, kept apart from both.
 //!
@@ -11,7 +11,8 @@
 //! every jump moves the piece two cells in each coordinate, so its landing cells are always an even
 //! number of rows away from its start while the pieces it jumps are an odd number away; a captured
 //! cell is never a landing cell, and a removed piece cannot be jumped twice. Moving the piece for
-//! real also makes its starting cell empty during its own sequence, as RULES.md demands.
+//! real also makes its starting cell empty during its own sequence, as the rules demand
+//! (`docs/rules.md`).
 
 // Each test binary that includes this module uses a different part of it.
 #![allow(dead_code)]

@@ -8,7 +8,7 @@
 //!
 //! Time (CPU time of the whole process, counted from its start):
 //! - `SINGLE`: at most half of the time given, less what the process has already used and a
-//!   small reserve for writing the answer and exiting; the search aims at about half of that.
+//!   small reserve for writing the answer and exiting; the search may use all of that.
 //! - `GAME`: the first time seen in the game (kept in `playdata.txt`) is the game's budget; the
 //!   agent keeps 55% of it untouched (in a drawn game the agent with more time left wins, and
 //!   each process spends a little outside the search), and spreads the rest over the expected
@@ -25,7 +25,9 @@ use std::time::Duration;
 use thiserror::Error;
 
 use crate::formats::files::{self, OutputError};
-use crate::play::{Budget, Clock, Engine, EngineOptions, Game, PlayerSpec, Thought, TimeMeasure};
+use crate::play::{
+    Budget, Clock, Engine, EngineOptions, Game, PlayerSpec, Thought, TimeMeasure, TimeUse,
+};
 use crate::rules::draw::DrawRule;
 use crate::rules::moves::Move;
 
@@ -284,7 +286,12 @@ fn choose(
         };
     }
     let hard = clock
-        .allocate(game.ply(), pos.occupied().count(), legal.len())
+        .allocate(
+            game.ply(),
+            pos.occupied().count(),
+            legal.len(),
+            TimeUse::default(),
+        )
         .hard
         .unwrap_or(Duration::ZERO);
     let mut engine_options = EngineOptions {

@@ -1,5 +1,5 @@
 //! Tests of the CSCI561 texts: coordinates, `input.txt`, `output.txt`, and the assignment's
-//! published examples (`../shared/PROTOCOLS.md`, from the CSCI561 checkers assignment).
+//! published examples (from the CSCI561 checkers assignment; its formats: `docs/protocols.md`).
 
 use super::*;
 use crate::rules::movegen::legal_moves;

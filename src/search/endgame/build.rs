@@ -5,9 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::pieces::Material;
-use super::retro::Layout;
-use super::table::Table;
-use super::{BuildError, EndgameDb};
+use crate::search::knobs::{KINGS_ONLY_WEIGHT, PACE_CLASS, PACE_MARGIN, PACE_SAMPLE};
 use crate::search::stop::Stop;
 
 /// What makes a build give up: a deadline, read between the passes and in every task of a pass,
@@ -61,26 +59,6 @@ impl Guard {
         self.missing.load(Ordering::Relaxed)
     }
 }
-
-/// Work ([`work`]) of large analyses a sequence must have finished before its speed is trusted
-/// to judge the rest.
-const PACE_SAMPLE: usize = 2_000_000;
-
-/// Index slots of an analysis whose speed counts: a small class spends most of its time on the
-/// fixed cost of each distance's pass, and its speed says little about the large ones.
-const PACE_CLASS: usize = 500_000;
-
-/// How much later than its deadline the measured speed must say a sequence would finish before
-/// it gives up (speeds vary between classes; the deadline stops it anyway).
-const PACE_MARGIN: f64 = 1.25;
-
-/// How many index slots of a class with men one slot of a class of kings only counts for in a
-/// sequence's pace: a king has more moves, and its class more passes, than a man. Measured on
-/// issue 23's left board at load 3: 4K v 2K took 305 ns a slot, 3K v 2K1M over its domain 88
-/// ns (docs/performance.md); counted alike, the kings-only class finished just before the two
-/// large classes with a man made the rest look over twice as long as it took, and the build
-/// gave up under load.
-const KINGS_ONLY_WEIGHT: usize = 3;
 
 /// The work of analysing `slots` index slots of `class`, in slots of a class with men
 /// ([`KINGS_ONLY_WEIGHT`]).
@@ -186,29 +164,6 @@ impl Outcome {
             (None, true) => None,
             (None, false) => Some(self.longest_loss),
         }
-    }
-}
-
-impl EndgameDb {
-    /// Retrograde analysis of one class (see `retro`), the classes its captures and crownings
-    /// lead to being built.
-    ///
-    /// Fails when `guard` says to stop, and when a class a capture or a crowning leads to is not
-    /// built (a caller's bug that would otherwise read those positions as draws).
-    pub(super) fn build(&self, class: Material, guard: &Guard) -> Result<Table, BuildError> {
-        let class = class.canonical();
-        if let Some(missing) = class
-            .reachable()
-            .into_iter()
-            .filter(|c| {
-                c.reds() + c.blacks() < class.reds() + class.blacks() || c.men() + 1 == class.men()
-            })
-            .find(|c| !self.classes.contains_key(&c.canonical()))
-        {
-            return Err(BuildError::MissingClass(missing.to_string()));
-        }
-        self.analyse(class, &Layout::whole(class), guard)
-            .map(Table::Bytes)
     }
 }
 

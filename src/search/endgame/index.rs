@@ -261,6 +261,24 @@ pub(super) fn placeable(p: Pieces) -> bool {
         && (a | b | c) & d == 0
 }
 
+impl Material {
+    /// Positions of the class (both sides to move) in its tight index (see `index`): the
+    /// length of its table.
+    pub(super) fn size(self) -> usize {
+        placements(self) * 2
+    }
+}
+
+impl Pieces {
+    /// Index in the table of its canonical class (see `index`): the placement of the pieces
+    /// in the tight index, then the side to move. The position must be placeable (men off
+    /// their crowning rows, one piece a cell), as every position of a game is.
+    pub(super) fn index(self) -> usize {
+        let p = self.canonical();
+        (digits(p) << 1) | usize::from(p.side == Color::Black)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -43,7 +43,6 @@ pub use pieces::Material;
 use pieces::Pieces;
 use probe::Probe;
 use reach::Reach;
-pub use reach::{REACH_BYTES, REACH_PIECES};
 use store::Store;
 use table::Table;
 
@@ -63,8 +62,8 @@ pub enum BuildError {
     TooDeep(String),
 }
 
-/// How many index slots a build may have is the turn's budget's to say (see `search::budget`).
-pub use super::budget::{MAX_POSITIONS, QUICK_POSITIONS};
+/// How many index slots a build may have is the solver's knobs' to say (`search::knobs`).
+pub use super::knobs::{MAX_POSITIONS, QUICK_POSITIONS, REACH_BYTES, REACH_PIECES};
 
 /// Most pieces of one side the index supports (all of them may become kings).
 const MAX_GROUP: usize = 5;

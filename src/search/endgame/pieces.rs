@@ -55,12 +55,6 @@ impl Material {
         }
     }
 
-    /// Positions of the class (both sides to move) in its tight index (see `index`): the
-    /// length of its table.
-    pub(super) fn size(self) -> usize {
-        super::index::placements(self) * 2
-    }
-
     /// Index slots of the class (both sides to move) in the plain index, each group ranked over
     /// all 32 cells: the measure of a build's cost that the solver's budgets are set in.
     pub(super) fn slots(self) -> usize {
@@ -216,14 +210,6 @@ impl Pieces {
                 crown: BLACK_CROWN,
             },
         }
-    }
-
-    /// Index in the table of its canonical class (see `index`): the placement of the pieces
-    /// in the tight index, then the side to move. The position must be placeable (men off
-    /// their crowning rows, one piece a cell), as every position of a game is.
-    pub(super) fn index(self) -> usize {
-        let p = self.canonical();
-        (super::index::digits(p) << 1) | usize::from(p.side == Color::Black)
     }
 
     /// The position after the side to move's piece on `from` ends a move on `to` (crowned when

@@ -17,15 +17,7 @@ use super::index;
 use super::pieces::{Material, Pieces};
 use super::store::Store;
 use super::MAX_GROUP;
-
-/// Decoded bytes kept (2 GiB: thirty-two thousand blocks of 64 KiB). A solver's look-ups are
-/// spread over the classes its captures lead to: at 64 MiB most of them read and decoded their
-/// block (about 0.3 ms), and random-20261126-001 with the six-piece databases searched 1.7 M
-/// nodes in 17 s; at 1 GiB, 15.0 M. Some games' blocks outgrow 1 GiB: random-20261127-023
-/// touches 27.6 thousand (1.7 GiB), and at 1 GiB read 122,658 as the cache dropped and read
-/// them again, a quarter of its time in decoding (docs/performance.md). The memory is taken
-/// only as blocks are read.
-pub const CACHE_BYTES: usize = 2 << 30;
+use crate::search::knobs::CACHE_BYTES;
 
 /// Group sizes run from 0 to [`MAX_GROUP`]: a class's code is its four sizes in this base.
 const BASE: usize = MAX_GROUP + 1;

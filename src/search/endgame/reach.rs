@@ -29,16 +29,7 @@ use super::retro::Layout;
 use super::store::Extent;
 use super::table::Table;
 use super::{BuildError, EndgameDb, MAX_GROUP, MAX_POSITIONS};
-
-/// Most bytes the analysis of one puzzle may hold at its peak: the values of every class (a
-/// byte each) plus at most five bytes per position of the class being analysed (its count and
-/// crowning bytes, and the lists of positions by distance; see `retro`). With the search's table
-/// and the rest of the program this keeps a run within 2 GiB.
-pub const REACH_BYTES: usize = 1_600 << 20;
-
-/// Most pieces on the board for the reachable-only analysis: beyond six, the men's placements
-/// and the kings they crown into make it too large to finish within a turn.
-pub const REACH_PIECES: usize = 6;
+use crate::search::knobs::{REACH_BYTES, REACH_PIECES};
 
 /// The men placements of each side a game from a root can reach, by number of men, sorted.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -287,6 +287,29 @@ enum Start {
 type Lists = (Vec<Vec<u32>>, Vec<Vec<u32>>);
 
 impl EndgameDb {
+    /// Retrograde analysis of one class (below), the classes its captures and crownings
+    /// lead to being built.
+    ///
+    /// Fails when `guard` says to stop, and when a class a capture or a crowning leads to is not
+    /// built (a caller's bug that would otherwise read those positions as draws).
+    pub(super) fn build(&self, class: Material, guard: &Guard) -> Result<Table, BuildError> {
+        let class = class.canonical();
+        if let Some(missing) = class
+            .reachable()
+            .into_iter()
+            .filter(|c| {
+                c.reds() + c.blacks() < class.reds() + class.blacks() || c.men() + 1 == class.men()
+            })
+            .find(|c| !self.classes.contains_key(&c.canonical()))
+        {
+            return Err(BuildError::MissingClass(missing.to_string()));
+        }
+        self.analyse(class, &Layout::whole(class), guard)
+            .map(Table::Bytes)
+    }
+}
+
+impl EndgameDb {
     /// The values (`plies + 1`, 0 for a draw) of every slot of `layout`, a layout of `class`,
     /// by retrograde analysis; the classes its captures and crownings lead to are read with
     /// [`built`](Self::built).

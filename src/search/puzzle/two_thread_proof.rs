@@ -1,7 +1,7 @@
 //! The proof search split over the root's moves, on two threads, with a result that does not
 //! depend on their timing.
 //!
-//! A turn whose single-threaded proof search ([`proof`](super::proof)) ran out of nodes on a
+//! A turn whose single-threaded proof search (`proof`) ran out of nodes on a
 //! board that looks decisive asks the same questions again, one root move at a time: each move
 //! gets its own searcher (its own table, ordering and node count, the endgame databases shared
 //! read-only) and climbs its own bounds ("does this move win within `n`?", "does it lose within
@@ -11,7 +11,7 @@
 //! The root's value follows from its moves': a win in `w` once one move wins in exactly `w` and
 //! none within `w - 2`; a loss once every move's loss is exact (the longest is the value).
 //!
-//! The backward pass's questions (`repair`: a shorter win than the move played, a longer loss)
+//! The backward pass's questions (`backward_pass`: a shorter win than the move played, a longer loss)
 //! go the same way when one thread could not settle them, asked of the moves other than the one
 //! played; they read what each move established (`MoveBounds`) when the root's value is not
 //! settled.
@@ -20,26 +20,12 @@ use rayon::prelude::*;
 
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
+use crate::search::score::Score;
+use crate::search::tt::{TranspositionTable, Words};
 
-use super::alphabeta::PuzzleSearcher;
-use super::proof::bound_at;
-use super::score::Score;
-use super::tt::{TranspositionTable, Words};
-
-/// Threads of the split: fixed, so that the budget a time limit gives (nodes per thread) and so
-/// the line are the same on every machine.
-pub const SPLIT_THREADS: usize = 2;
-
-/// Most table memory of one move's searcher, in MiB (the tables start small and grow).
-const BRANCH_TT_MB: usize = 64;
-
-/// Most bytes of the copies of this searcher's table given to the moves' searchers (1 GiB):
-/// beyond it they start with empty tables.
-const SPLIT_TT_BYTES: usize = 1 << 30;
-
-/// The first round's nodes per move are the budget over this many times the number of moves;
-/// each later round doubles them.
-const FIRST_ROUND_SHARE: u64 = 16;
+use super::searcher::PuzzleSearcher;
+use super::thought::{bound_at, Proof};
+use crate::search::knobs::{BRANCH_TT_MB, FIRST_ROUND_SHARE, SPLIT_THREADS, SPLIT_TT_BYTES};
 
 /// One root move and what its searcher has established, from the root's point of view.
 struct Branch {
@@ -87,7 +73,7 @@ impl Branch {
             } else {
                 -s.negamax(&self.child, depth, 1, -target - Score(1), -target)
             };
-            if s.aborted {
+            if s.turn.aborted {
                 return;
             }
             match (win, v >= target, v <= target) {
@@ -126,20 +112,12 @@ impl Branch {
     }
 }
 
-/// What a split proof established.
-pub(super) enum SplitProof {
-    /// The exact value and the first move in canonical order that reaches it.
-    Exact(Score, Move),
-    /// The nodes ran out: no game end within this many plies.
-    NoEndWithin(u32),
-}
-
 impl PuzzleSearcher {
     /// The split proof of `pos` over its moves `sorted` (canonical order), known to have no
     /// game end within `reached` plies, within `budget` nodes in all, asking bounds up to
     /// `max_depth`: wins only when `expect` is `Some(true)`, losses only when `Some(false)`.
     /// The nodes are added to this searcher's count. With what the moves established, which a
-    /// question of the backward pass (`repair`) reads when the root's value is not settled.
+    /// question of the backward pass (`backward_pass`) reads when the root's value is not settled.
     pub(super) fn prove_split(
         &mut self,
         pos: &Position,
@@ -148,7 +126,7 @@ impl PuzzleSearcher {
         max_depth: u32,
         expect: Option<bool>,
         budget: u64,
-    ) -> (SplitProof, MoveBounds) {
+    ) -> (Proof, MoveBounds) {
         let warm = self.tt.bytes().saturating_mul(sorted.len()) <= SPLIT_TT_BYTES;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(SPLIT_THREADS)
@@ -158,8 +136,10 @@ impl PuzzleSearcher {
         // were a tenth of a long game's forward work: docs/performance.md).
         let tables: Vec<Option<TranspositionTable>> = match (&pool, warm) {
             (Ok(pool), true) => {
-                let spares: Vec<Option<Words>> =
-                    sorted.iter().map(|_| self.spare_tables.pop()).collect();
+                let spares: Vec<Option<Words>> = sorted
+                    .iter()
+                    .map(|_| self.helpers.spare_tables.pop())
+                    .collect();
                 let tt = &self.tt;
                 pool.install(|| {
                     spares
@@ -171,7 +151,7 @@ impl PuzzleSearcher {
             (Err(_), true) => sorted.iter().map(|_| Some(self.tt.clone())).collect(),
             (_, false) => sorted.iter().map(|_| None).collect(),
         };
-        self.spare_tables.clear();
+        self.helpers.spare_tables.clear();
         let mut branches: Vec<Branch> = sorted
             .iter()
             .zip(tables)
@@ -180,10 +160,10 @@ impl PuzzleSearcher {
                 if let Some(tt) = table {
                     searcher.tt = tt;
                 }
-                searcher.endgame = self.endgame.clone();
-                searcher.stop = self.stop.clone();
-                searcher.horizon = self.horizon.clone();
-                searcher.limits.deadline = self.limits.deadline;
+                searcher.endgame.db = self.endgame.db.clone();
+                searcher.turn.stop = self.turn.stop.clone();
+                searcher.evals.horizon = self.evals.horizon.clone();
+                searcher.turn.limits.deadline = self.turn.limits.deadline;
                 Branch {
                     mv,
                     child: pos.play(mv),
@@ -209,7 +189,7 @@ impl PuzzleSearcher {
                 .collect();
             let left = budget.saturating_sub(spent);
             if active.is_empty() || left == 0 || self.deadline_passed() {
-                break SplitProof::NoEndWithin(reached.max(root_no_end(&branches)));
+                break Proof::NoEndWithin(reached.max(root_no_end(&branches)));
             }
             let nodes = round.min(left / active.len() as u64).max(1);
             let before: u64 = branches_nodes(&active);
@@ -224,7 +204,7 @@ impl PuzzleSearcher {
         };
         // The move played keeps its searcher's table: it holds the proof of the position
         // the opponent moves from next (a copy of this table when the split began, and more).
-        if let SplitProof::Exact(_, mv) = result {
+        if let Proof::Exact(_, Some(mv)) = result {
             if let Some(b) = branches.iter_mut().find(|b| b.mv == mv && warm) {
                 std::mem::swap(&mut self.tt, &mut b.searcher.tt);
             }
@@ -240,7 +220,9 @@ impl PuzzleSearcher {
             if kept > SPLIT_TT_BYTES {
                 break;
             }
-            self.spare_tables.push(branch.searcher.tt.into_words());
+            self.helpers
+                .spare_tables
+                .push(branch.searcher.tt.into_words());
         }
         (result, bounds)
     }
@@ -298,7 +280,7 @@ fn branches_nodes(branches: &[&mut Branch]) -> u64 {
 
 /// The root's exact value and canonical move when its moves' bounds settle it; otherwise sets
 /// each move's next bounds and returns `None`.
-fn settle(branches: &mut [Branch], max_depth: u32, expect: Option<bool>) -> Option<SplitProof> {
+fn settle(branches: &mut [Branch], max_depth: u32, expect: Option<bool>) -> Option<Proof> {
     let best_win = branches
         .iter()
         .filter_map(|b| b.exact.filter(|v| v.is_win()).and_then(Score::plies_to_end))
@@ -320,7 +302,7 @@ fn settle(branches: &mut [Branch], max_depth: u32, expect: Option<bool>) -> Opti
                 b.max = 0;
             }
         }
-        return (!open).then(|| SplitProof::Exact(Score::won_at(w as usize), branches[first].mv));
+        return (!open).then(|| Proof::Exact(Score::won_at(w as usize), Some(branches[first].mv)));
     }
     if branches.iter().all(|b| b.exact.is_some()) {
         // Every move loses (no move wins): the longest loss, first in canonical order.
@@ -331,7 +313,7 @@ fn settle(branches: &mut [Branch], max_depth: u32, expect: Option<bool>) -> Opti
                 Some((bv, _)) if bv >= v => best,
                 _ => Some((v, mv)),
             })?;
-        return Some(SplitProof::Exact(value, mv));
+        return Some(Proof::Exact(value, Some(mv)));
     }
     for b in branches.iter_mut() {
         b.max = max_depth;

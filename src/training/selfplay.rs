@@ -22,10 +22,10 @@ use crate::rules::piece::Color;
 use crate::rules::position::Position;
 use crate::search::endgame::EndgameDb;
 
-use super::clock::Clock;
 use super::dataset::{ChunkHeader, Label, Record};
-use super::engine::{Engine, EngineOptions};
-use super::player::SplitMix64;
+use crate::play::clock::Clock;
+use crate::play::engine::{Engine, EngineOptions};
+use crate::play::player::SplitMix64;
 use crate::rules::game::Game;
 
 /// The settings of a self-play data set.
@@ -189,7 +189,7 @@ pub fn play_game(
     engine: &mut Engine,
     labels: &mut Labeller,
 ) -> GameRecords {
-    use super::player::Player;
+    use crate::play::player::Player;
     engine.new_game();
     let mut g = Game::standard(DrawRule::Csci561);
     if !config.openings.is_empty() {

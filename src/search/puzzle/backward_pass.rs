@@ -22,7 +22,7 @@
 //! Every bounded question of the pass ("a win within n?", "a loss within n?", in the turns it
 //! plays again too) is asked of df-pn ([`dfpn`](super::dfpn)) on the second thread and of the
 //! alpha-beta proof on this one at once, each with all the nodes the question has left; the first
-//! to settle it stops the other at a node checkpoint ([`race`](super::race)), so the result does
+//! to settle it stops the other at a node checkpoint (`proof_race`), so the result does
 //! not depend on the threads' timing. df-pn proves a shorter win, or every move losing within a
 //! bound, in far fewer nodes where alpha-beta spends tens of millions (random-1126-032's "a win
 //! within 19": 18 thousand against 35 million), alpha-beta is the faster on others (038's "every
@@ -57,30 +57,17 @@ use crate::rules::game::{Forfeit, Outcome};
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
+use crate::search::score::{Score, MAX_PLY};
 
-use super::alphabeta::{Limits, PuzzleSearcher};
-use super::budget::{expected_winner, PROOF_REACH_PLIES};
-use super::iterdeep::PuzzleThought;
-use super::proof::{bound_at, first_then_rest, Proof};
-use super::score::{Score, MAX_PLY};
-use super::solve::Driver;
-use super::split::{SplitProof, SPLIT_THREADS};
-
-/// A question (with the shorter wins or longer losses asked after it) may spend up to one in this
-/// many of the pass's nodes left, so that a question that settles a move leaves nodes to play the
-/// game again from it (random-9001-003's move 55, a loss in 20 of eight kings, spent 33 M nodes
-/// on its longer losses when it could take them all, and its replay then met the deadline).
-const QUESTION_SHARE: u64 = 2;
-
-/// Most questions the pass asks in one game: a bound on its work besides the nodes (every
-/// question costs at least one node per legal move).
-const MAX_QUESTIONS: usize = 10_000;
-
-/// Most moves in a row the pass leaves unchecked (a question or the proof of a move's value
-/// stopped by the limits) before it ends. Each failure leaves the next question at most half the
-/// nodes of the one before ([`QUESTION_SHARE`]), so after four the pass has a sixteenth left; not
-/// tuned further (random-20261126-001 and issue 23's boards: no proof after a failure succeeded).
-const MAX_FAILURES: usize = 4;
+use super::budget::expected_winner;
+use super::limits::Limits;
+use super::play_out::Driver;
+use super::proof::first_then_rest;
+use super::searcher::PuzzleSearcher;
+use super::thought::{bound_at, Proof, PuzzleThought};
+use crate::search::knobs::{
+    MAX_FAILURES, MAX_QUESTIONS, PROOF_REACH_PLIES, QUESTION_SHARE, SPLIT_THREADS,
+};
 
 /// The value of a position `plies` before one of value `value` (each seen from its own side to
 /// move) along optimal moves.
@@ -180,7 +167,7 @@ impl PuzzleSearcher {
         self.begin_question(nodes / 2, deadline);
         let budget = nodes / 2 * SPLIT_THREADS as u64;
         let (proof, bounds) = self.prove_split(pos, &others, 0, d, Some(false), budget);
-        if matches!(proof, SplitProof::Exact(score, _) if !score.is_win()) {
+        if matches!(proof, Proof::Exact(score, _) if !score.is_win()) {
             return Verdict::Optimal;
         }
         match bounds.survivor {
@@ -217,7 +204,7 @@ impl PuzzleSearcher {
         let last = last.min(MAX_PLY as u32 - 2);
         self.begin_question(if split { nodes / 2 } else { nodes }, deadline);
         let reached = match self.prove(pos, &mut order, none_within + 1, last, Some(true)) {
-            Proof::Exact(score) => {
+            Proof::Exact(score, _) => {
                 let w = score.plies_to_end()?;
                 return Some(Some(self.exact(pos, sorted, order[0], w)));
             }
@@ -234,7 +221,7 @@ impl PuzzleSearcher {
             .filter(|m| order.contains(m))
             .collect();
         let (proof, bounds) = self.prove_split(pos, &moves, reached, last, Some(true), budget);
-        if let SplitProof::Exact(score, best) = proof {
+        if let Proof::Exact(score, Some(best)) = proof {
             // The split's move is the canonical one of its value (its moves are in canonical
             // order).
             let w = score.plies_to_end().filter(|_| score.is_win())?;
@@ -252,7 +239,7 @@ impl PuzzleSearcher {
 
     /// Starts a question of the pass: at most `nodes` nodes, and nothing past `deadline`.
     fn begin_question(&mut self, nodes: u64, deadline: Instant) {
-        self.limits = Limits {
+        self.turn.limits = Limits {
             deadline: Some(deadline),
             ..Limits::default()
         };
@@ -277,7 +264,7 @@ impl PuzzleSearcher {
         let mut order = first_then_rest(&movegen::sorted_legal_moves(pos), first);
         self.begin_question(nodes, deadline);
         match self.prove(pos, &mut order, none_within + 1, n, Some(line.is_win())) {
-            Proof::Exact(score) => Some(score),
+            Proof::Exact(score, _) => Some(score),
             Proof::NoEndWithin(_) => None,
         }
     }
@@ -355,7 +342,7 @@ impl Driver<'_> {
         if self.time_limited || self.turns.iter().all(|t| t.score.is_none() || t.proven) {
             return outcome;
         }
-        self.searcher.race_dfpn = self.searcher.features.race;
+        self.searcher.helpers.race_dfpn = self.searcher.features.race;
         let granted = self.budget.grant_repair();
         let end = self.searcher.stats().wall_nodes().saturating_add(granted);
         if matches!(outcome, Outcome::Repetition) {
@@ -482,7 +469,7 @@ impl Driver<'_> {
         if self.budget.out_of_time() {
             self.time_limited = true;
         }
-        self.searcher.race_dfpn = false;
+        self.searcher.helpers.race_dfpn = false;
         outcome
     }
 

@@ -11,30 +11,10 @@
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
+use crate::search::score::Score;
 
-use super::alphabeta::PuzzleSearcher;
-use super::iterdeep::{Known, PuzzleThought};
-use super::score::Score;
-
-/// What a proof search established about a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Proof {
-    /// The exact value (a game end), found within the budget.
-    Exact(Score),
-    /// The budget ran out: no game end lies within this many plies (0 when nothing is known).
-    NoEndWithin(u32),
-}
-
-/// Whether the side to move wins within `n` plies (`n` odd) or loses within `n` (`n` even): the
-/// score the question is about.
-#[must_use]
-pub fn bound_at(n: u32) -> Score {
-    if n % 2 == 1 {
-        Score::won_at(n as usize)
-    } else {
-        Score::lost_at(n as usize)
-    }
-}
+use super::searcher::PuzzleSearcher;
+use super::thought::{bound_at, Known, Proof, PuzzleThought};
 
 /// `sorted` (the legal moves in canonical order) with `first` moved to the front, the others
 /// keeping their order: the order a proof asks its moves in when a move is expected to be best.
@@ -70,7 +50,10 @@ impl PuzzleSearcher {
             }
             match self.bound_holds(pos, order, n) {
                 None => return Proof::NoEndWithin(n - 1),
-                Some(true) => return Proof::Exact(bound_at(n)),
+                Some(true) => {
+                    let winner = order.first().copied().filter(|_| n % 2 == 1);
+                    return Proof::Exact(bound_at(n), winner);
+                }
                 Some(false) => {}
             }
         }
@@ -107,7 +90,7 @@ impl PuzzleSearcher {
                 None => {}
             }
         }
-        let budget = self.limits.guard_nodes.unwrap_or(0);
+        let budget = self.turn.limits.guard_nodes.unwrap_or(0);
         if budget == 0 {
             return;
         }
@@ -148,7 +131,7 @@ impl PuzzleSearcher {
         let mut order = first_then_rest(sorted, thought.best);
         let from = if exact { m } else { thought.no_end_within + 1 };
         let value = match self.prove(pos, &mut order, from, m, Some(true)) {
-            Proof::Exact(value) => value,
+            Proof::Exact(value, _) => value,
             Proof::NoEndWithin(n) => {
                 thought.no_end_within = thought.no_end_within.max(n);
                 return;
@@ -179,7 +162,7 @@ impl PuzzleSearcher {
             let child = pos.play(mv);
             // The move loses within `b` when the child's side wins within `b - 1`.
             let v = -self.negamax(&child, b as i32 - 1, 1, -target - Score(1), -target);
-            if self.aborted {
+            if self.turn.aborted {
                 return;
             }
             if v > target {
@@ -204,41 +187,10 @@ impl PuzzleSearcher {
         order: &mut [Move],
         n: u32,
     ) -> Option<bool> {
-        if self.race_dfpn {
+        if self.helpers.race_dfpn {
             return self.race_bound(pos, order, n);
         }
         self.alphabeta_bound(pos, order, n)
-    }
-
-    /// [`bound_holds`](Self::bound_holds) by the alpha-beta proof alone.
-    pub(super) fn alphabeta_bound(
-        &mut self,
-        pos: &Position,
-        order: &mut [Move],
-        n: u32,
-    ) -> Option<bool> {
-        let target = bound_at(n);
-        let win = n % 2 == 1;
-        let depth = n as i32 - 1;
-        for i in 0..order.len() {
-            let child = pos.play(order[i]);
-            // From the child's side: a win for us is a loss for it at most -target, and a loss
-            // for us means every child is at least -target.
-            let v = if win {
-                -self.negamax(&child, depth, 1, -target, -target + Score(1))
-            } else {
-                -self.negamax(&child, depth, 1, -target - Score(1), -target)
-            };
-            if self.aborted {
-                return None;
-            }
-            let decisive = if win { v >= target } else { v > target };
-            if decisive {
-                order[..=i].rotate_right(1);
-                return Some(win);
-            }
-        }
-        Some(!win)
     }
 }
 

@@ -74,7 +74,7 @@ pub fn parse_openings(text: &str) -> Result<Vec<Opening>, OpeningError> {
 }
 
 /// Reads openings as [`parse_openings`] does, and also lines holding a FEN (any line with a
-/// `:`, such as `W:W21,22,K23:B1,2,3`, as `../shared/RULES.md` defines it): a game from that
+/// `:`, such as `W:W21,22,K23:B1,2,3`, as `docs/rules.md` defines it): a game from that
 /// position, its side to move first.
 pub fn parse_match_openings(text: &str) -> Result<Vec<Opening>, OpeningError> {
     parse(text, true)

@@ -1,85 +1,17 @@
 //! One turn of the puzzle driver: iterative deepening from the current position until the result is proven, a limit
 //! is reached, or the turn's budget runs out; then the canonical choice among equally good moves.
 
-use std::sync::Arc;
-use std::time::Instant;
-
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
+use crate::search::score::{Score, MAX_PLY};
 
-use super::alphabeta::{Features, Limits, PuzzleSearcher};
-use super::budget::{self, BuildCaps};
-use super::endgame::{BuildError, REACH_PIECES};
-use super::proof::{first_then_rest, Proof};
-use super::split::{SplitProof, SPLIT_THREADS};
-
-use super::score::{Score, MAX_PLY};
-
-/// The outcome of one turn's thinking.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PuzzleThought {
-    /// The move to play.
-    pub best: Move,
-    /// Its score from the mover's point of view (None when the move was forced and not searched).
-    pub score: Option<Score>,
-    /// Depth of the last completed iteration (of the deepening, or the proof's bound).
-    pub depth: u32,
-    /// Whether `score` is an exact game end within the searched depth: the move is then optimal
-    /// (fastest win or slowest loss) and the smallest such move in canonical order.
-    pub proven: bool,
-    /// For a move that is not proven: plies from this position within which the game is proven
-    /// not to end (the best bound the searches reached; 0 when none).
-    pub no_end_within: u32,
-    /// For a move that is not proven: the move is proven to win within this many plies (what an
-    /// earlier proof established, kept; see [`Known::win_within`]).
-    pub keeps_win: Option<u32>,
-    /// For a move that is not proven: the move is proven not to lose within this many plies
-    /// (see [`Known::safe_within`]).
-    pub safe_within: u32,
-}
-
-impl PuzzleThought {
-    /// A thought about `best` with nothing known beyond its score and depth.
-    #[must_use]
-    pub fn new(best: Move, score: Option<Score>, depth: u32, proven: bool) -> PuzzleThought {
-        PuzzleThought {
-            best,
-            score,
-            depth,
-            proven,
-            no_end_within: 0,
-            keeps_win: None,
-            safe_within: 0,
-        }
-    }
-}
-
-/// What earlier turns of the game established about the position to move, which a turn that
-/// cannot prove its own value must not throw away.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Known {
-    /// The exact value, when an earlier turn proved it (carried over the moves since).
-    pub exact: Option<Score>,
-    /// The side to move wins within this many plies (odd): an earlier proven win of this side,
-    /// two plies nearer per move of its own, whatever the opponent played in between.
-    pub win_within: Option<u32>,
-    /// The side to move does not lose within this many plies: the opponent's previous search
-    /// saw no game end within one more, or this side's previous move was checked safe to two
-    /// more.
-    pub safe_within: u32,
-}
-
-impl Known {
-    /// Only the exact value `exact`, if any.
-    #[must_use]
-    pub fn exact(exact: Option<Score>) -> Known {
-        Known {
-            exact,
-            ..Known::default()
-        }
-    }
-}
+use super::budget;
+use super::limits::{Features, Limits};
+use super::proof::first_then_rest;
+use super::searcher::PuzzleSearcher;
+use super::thought::{Known, Proof, PuzzleThought};
+use crate::search::knobs::{self, SPLIT_THREADS};
 
 impl PuzzleSearcher {
     /// Chooses a move for the side to move in `pos`, or `None` when it has none (it has lost).
@@ -88,9 +20,9 @@ impl PuzzleSearcher {
     /// further away than that iteration's depth, the score is exact, the deepening stops, and
     /// among all moves that reach that score the first in canonical order ([`Move::canonical_key`])
     /// is played, so the choice does not depend on the search's internal move order. When the
-    /// deepening runs out of nodes first, the proof search ([`proof`](super::proof)) asks for a
+    /// deepening runs out of nodes first, the proof search (`proof`) asks for a
     /// game end within ever more plies with the turn's `proof_nodes` (all of them when the
-    /// deepening's score puts one side a man and a half ahead, one in [`budget::LEVEL_PROOF_SHARE`]
+    /// deepening's score puts one side a man and a half ahead, one in [`knobs::LEVEL_PROOF_SHARE`]
     /// when the board looks level).
     ///
     /// Before the proof search, a position the endgame databases could cover has them built
@@ -115,7 +47,7 @@ impl PuzzleSearcher {
     /// as short, and a side known not to lose within some plies plays a move that does not lose
     /// within them. `seen` holds the positions of the game the move could repeat: a side
     /// clearly ahead that cannot prove its win does not play back into one of them while
-    /// another move keeps it ahead (see the `unproven` module).
+    /// another move keeps it ahead (see `unproven_choice.rs`).
     pub fn think_known(
         &mut self,
         pos: &Position,
@@ -162,11 +94,11 @@ impl PuzzleSearcher {
         if moves.len() == 1 {
             return Some(PuzzleThought::new(moves[0], None, 0, false));
         }
-        self.limits = limits;
+        self.turn.limits = limits;
         // Databases already built are always read; `endgame_db` decides whether to build them.
-        if self.endgame.covers(pos)
+        if self.endgame.db.covers(pos)
             || (self.features.endgame_db
-                && self.time_to_build(pos, budget::BUILD_NANOS_PER_SLOT)
+                && self.time_to_build(pos, knobs::BUILD_NANOS_PER_SLOT)
                 && self.build_quick(pos))
         {
             if let Some(thought) = self.endgame_move(pos, &moves) {
@@ -183,19 +115,19 @@ impl PuzzleSearcher {
         // few thousand nodes, and many boards of six pieces within it), and only when that fails
         // the endgame databases (a large one takes seconds). A position they cover is then
         // played from them; otherwise the search, with a new budget, reads them where it can.
-        let escalate = self.features.endgame_db && self.endgame.could_build_for(pos);
+        let escalate = self.features.endgame_db && self.endgame.db.could_build_for(pos);
         let mut done = self.deepen(pos, &moves, max_depth);
         if escalate
             && !done.is_some_and(|t| t.proven)
             && self.worth_building(pos, done.and_then(|t| t.score), limits.build_caps)
         {
             let built = self.build_all(pos);
-            if self.endgame.covers(pos) {
+            if self.endgame.db.covers(pos) {
                 if let Some(thought) = self.endgame_move(pos, &moves) {
                     return Some(thought);
                 }
             }
-            if built && !self.endgame.covers(pos) {
+            if built && !self.endgame.db.covers(pos) {
                 // The databases cover the captures only (a position of seven pieces). The
                 // table's entries, searched without them, would cut off with their heuristic
                 // bounds the subtrees where exact values now lie: issue 23's left board was
@@ -241,7 +173,7 @@ impl PuzzleSearcher {
     /// When the deepening's score puts one side clearly ahead, half the budget first asks only
     /// for that side's win (half the searches; see [`prove`](Self::prove)), and the rest asks for
     /// both kinds of game end, since material can mislead (a sacrifice that wins). Otherwise the
-    /// board looks level and only one in [`budget::LEVEL_PROOF_SHARE`] of the budget is spent, on both
+    /// board looks level and only one in [`knobs::LEVEL_PROOF_SHARE`] of the budget is spent, on both
     /// kinds.
     fn prove_turn(
         &mut self,
@@ -264,12 +196,12 @@ impl PuzzleSearcher {
             self.begin_turn(Some(left.min(budget / 2)));
             proof = self.prove(pos, &mut order, from, max_depth, expect);
         }
-        if !matches!(proof, Proof::Exact(_)) {
+        if !matches!(proof, Proof::Exact(..)) {
             self.begin_turn(Some(end.saturating_sub(self.stats.nodes)));
             proof = self.prove(pos, &mut order, from, max_depth, None);
         }
         let score = match proof {
-            Proof::Exact(score) => score,
+            Proof::Exact(score, _) => score,
             Proof::NoEndWithin(n) => {
                 thought.no_end_within = n.max(thought.depth);
                 // A decisive-looking board the one thread could not prove: the same questions
@@ -280,14 +212,16 @@ impl PuzzleSearcher {
                     .prove_split(pos, moves, thought.no_end_within, max_depth, expect, nodes)
                     .0
                 {
-                    SplitProof::Exact(score, best) => {
+                    Proof::Exact(score, Some(best)) => {
                         let plies = score.plies_to_end().unwrap_or(0);
                         Some(PuzzleThought {
                             no_end_within: plies.saturating_sub(1),
                             ..PuzzleThought::new(best, Some(score), plies, true)
                         })
                     }
-                    SplitProof::NoEndWithin(n) => {
+                    // The split always names its move.
+                    Proof::Exact(_, None) => None,
+                    Proof::NoEndWithin(n) => {
                         thought.no_end_within = thought.no_end_within.max(n);
                         None
                     }
@@ -324,88 +258,14 @@ impl PuzzleSearcher {
         max_depth: u32,
     ) -> Option<PuzzleThought> {
         let plies = known.plies_to_end().filter(|&n| n <= max_depth)?;
-        let nodes =
-            (self.limits.nodes).map(|n| n.saturating_add(self.limits.proof_nodes.unwrap_or(0)));
+        let nodes = (self.turn.limits.nodes)
+            .map(|n| n.saturating_add(self.turn.limits.proof_nodes.unwrap_or(0)));
         self.begin_turn(nodes);
         let best = self.first_move_reaching(pos, sorted, known, plies)?;
         Some(PuzzleThought {
             no_end_within: plies.saturating_sub(1),
             ..PuzzleThought::new(best, Some(known), plies, true)
         })
-    }
-
-    /// Builds the quick kings-only databases of `pos` within the deadline ([`EndgameDb::build_quick_kings`]);
-    /// whether `pos` is covered.
-    fn build_quick(&mut self, pos: &Position) -> bool {
-        let deadline = self.build_deadline();
-        let Some(endgame) = Arc::get_mut(&mut self.endgame) else {
-            return false;
-        };
-        let before = endgame.analysed();
-        let built = endgame.build_quick_kings_until(pos, deadline);
-        self.charge_build(before);
-        self.note_build(built)
-    }
-
-    /// Whether to build the databases `pos` needs after a deepening that scored `score` and did
-    /// not prove it: the build is worth its time ([`budget::build_worth`], within `caps`), it is within
-    /// the ceiling a build that gave up left ([`budget::build_ceiling`]), and there looks to be time for
-    /// it ([`time_to_build`](Self::time_to_build)) at the speed the turn assumes
-    /// ([`budget::build_nanos_per_slot`]: two idle cores' on the deciding turn of a decisive-looking
-    /// position of six pieces or fewer).
-    fn worth_building(
-        &self,
-        pos: &Position,
-        score: Option<Score>,
-        caps: Option<BuildCaps>,
-    ) -> bool {
-        let slots = self.endgame.slots_to_build(pos);
-        let captures_only = pos.occupied().count() as usize > REACH_PIECES;
-        let nanos = budget::build_nanos_per_slot(score, caps, captures_only);
-        budget::build_worth(score, slots, caps, captures_only)
-            && self.build_ceiling.is_none_or(|ceiling| slots <= ceiling)
-            && self.time_to_build(pos, nanos)
-    }
-
-    /// Builds every database `pos` can reach within the deadline ([`EndgameDb::build_classes_for`]);
-    /// whether it built them. When the build gives up (the deadline, or the pace it measured),
-    /// later builds are held to [`budget::build_ceiling`] of its slots.
-    fn build_all(&mut self, pos: &Position) -> bool {
-        let slots = self.endgame.slots_to_build(pos);
-        let deadline = self.build_deadline();
-        let Some(endgame) = Arc::get_mut(&mut self.endgame) else {
-            return false;
-        };
-        let before = endgame.analysed();
-        let built = endgame.build_classes_for_until(pos, deadline);
-        self.charge_build(before);
-        if built == Err(BuildError::Cancelled) {
-            self.build_ceiling = Some(budget::build_ceiling(slots));
-        }
-        let finished = built == Ok(true);
-        self.note_build(built);
-        finished
-    }
-
-    /// Charges the game's budget for the index slots built since the databases had built
-    /// `before` ([`budget::BUILD_SLOTS_PER_NODE`]): a build's time is then not free of the
-    /// budget that the time limit sets.
-    fn charge_build(&mut self, before: usize) {
-        let slots = self.endgame.analysed().saturating_sub(before) as u64;
-        self.stats.build_nodes += slots / budget::BUILD_SLOTS_PER_NODE;
-    }
-
-    /// Whether a build succeeded; a failure other than the deadline is kept for the report.
-    fn note_build(&mut self, built: Result<bool, BuildError>) -> bool {
-        match built {
-            Ok(covered) => covered,
-            Err(BuildError::Cancelled) => false,
-            Err(e) => {
-                debug_assert!(false, "{e}");
-                self.endgame_error.get_or_insert(e);
-                false
-            }
-        }
     }
 
     /// A move for the end of a game whose time is up: a fixed-depth search with an empty table
@@ -420,26 +280,11 @@ impl PuzzleSearcher {
             },
         );
         // Its moves are not proven: the evaluation that chooses those evaluates its horizon.
-        quick.horizon = self.chooser.clone();
-        std::mem::swap(&mut quick.endgame, &mut self.endgame);
+        quick.evals.horizon = self.evals.chooser.clone();
+        std::mem::swap(&mut quick.endgame.db, &mut self.endgame.db);
         let thought = quick.think(pos, depth, Limits::default(), None);
-        std::mem::swap(&mut quick.endgame, &mut self.endgame);
+        std::mem::swap(&mut quick.endgame.db, &mut self.endgame.db);
         thought
-    }
-
-    /// Whether the endgame databases for `pos` look to be built before the build's deadline
-    /// at `nanos_per_slot` ([`budget::time_to_build`]).
-    fn time_to_build(&self, pos: &Position, nanos_per_slot: u64) -> bool {
-        budget::time_to_build(
-            self.endgame.slots_to_build(pos),
-            nanos_per_slot,
-            self.build_deadline(),
-        )
-    }
-
-    /// When a database build starting now must give up ([`budget::build_deadline`]).
-    fn build_deadline(&self) -> Option<Instant> {
-        budget::build_deadline(self.limits.deadline)
     }
 
     /// Iterative deepening over `sorted` (moves sorted canonically) until a proven result, the
@@ -473,7 +318,7 @@ impl PuzzleSearcher {
     fn endgame_move(&self, pos: &Position, sorted: &[Move]) -> Option<PuzzleThought> {
         let mut best: Option<(Score, Move)> = None;
         for &mv in sorted {
-            let score = -self.endgame.score(&pos.play(mv), 1)?;
+            let score = -self.endgame.db.score(&pos.play(mv), 1)?;
             if best.is_none_or(|(s, _)| score > s) {
                 best = Some((score, mv));
             }
@@ -485,66 +330,5 @@ impl PuzzleSearcher {
             score.plies_to_end().unwrap_or(0),
             true,
         ))
-    }
-
-    /// Starts a search of at most `nodes` more nodes (no limit for `None`).
-    pub(super) fn begin_turn(&mut self, nodes: Option<u64>) {
-        self.aborted = false;
-        self.stop_at = nodes.map_or(u64::MAX, |n| self.stats.nodes.saturating_add(n));
-        self.tt.new_generation();
-        self.orderer.new_turn();
-    }
-
-    /// One iteration over the root moves in `order`; `None` if the budget ran out.
-    fn search_root(&mut self, pos: &Position, order: &[Move], depth: u32) -> Option<(Score, Move)> {
-        let depth = depth as i32;
-        let mut alpha = Score::MIN;
-        let beta = Score::MAX;
-        let mut best = (Score::MIN, order[0]);
-        for (i, &mv) in order.iter().enumerate() {
-            let child = pos.play(mv);
-            let score = if i == 0 {
-                -self.negamax(&child, depth - 1, 1, -beta, -alpha)
-            } else {
-                let probe = -self.negamax(&child, depth - 1, 1, -alpha - Score(1), -alpha);
-                if probe > alpha && !self.aborted {
-                    -self.negamax(&child, depth - 1, 1, -beta, -alpha)
-                } else {
-                    probe
-                }
-            };
-            if self.aborted {
-                return None;
-            }
-            if score > best.0 {
-                best = (score, mv);
-                alpha = alpha.max(score);
-            }
-        }
-        Some(best)
-    }
-
-    /// The first move of `sorted` (canonical order) whose value is at least `target`, tested with
-    /// a null window at `depth`. With an exact `target` this is the canonical optimal move.
-    pub(super) fn first_move_reaching(
-        &mut self,
-        pos: &Position,
-        sorted: &[Move],
-        target: Score,
-        depth: u32,
-    ) -> Option<Move> {
-        let depth = depth as i32;
-        for &mv in sorted {
-            let child = pos.play(mv);
-            // The move reaches `target` when the child's value is at most `-target`.
-            let v = self.negamax(&child, depth - 1, 1, -target, -target + Score(1));
-            if self.aborted {
-                return None;
-            }
-            if v <= -target {
-                return Some(mv);
-            }
-        }
-        None
     }
 }

@@ -16,7 +16,7 @@ use crate::search::eval::trained::{
 };
 
 use super::dataset::Record;
-use super::player::SplitMix64;
+use crate::play::player::SplitMix64;
 
 /// Settings of a training run.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -368,9 +368,9 @@ pub fn model_logit(model: &Model, pos: &Position) -> Option<f64> {
 mod tests {
     use super::*;
 
-    use crate::play::dataset::{self, Label, Record};
     use crate::rules::bitboard::Bitboard;
     use crate::rules::piece::Color;
+    use crate::training::dataset::{self, Label, Record};
 
     /// The committed tiny data set: 8 self-play games (`checkers selfplay --games 8
     /// --chunk-games 8 --seed 5 --player engine:nodes=500,eval=hand --egdb-pieces 5`).

@@ -1,10 +1,11 @@
 //! The puzzle game's budget: for each turn, its node budget, its proof share, its database build
-//! cap and its deadline. Every constant of that rule is here; the help text and the docs name
-//! this module instead of repeating the figures.
+//! cap and its deadline. This module applies the rule; its constants are in `search::knobs`
+//! (with every other tuning constant of the solver), and the help text and the docs name this
+//! module instead of repeating the figures.
 //!
 //! The rule, turn by turn ([`GameBudget::turn`]):
 //! - **Deadline**: [`DEADLINE_RESERVE`] of the time limit is kept back; past the rest (the soft
-//!   deadline) the sides play quick searches of [`QUICK_DEPTH`] plies so that the game still
+//!   deadline) the sides play quick searches of [`QUICK_DEPTH`](crate::search::knobs::QUICK_DEPTH) plies so that the game still
 //!   ends. Every search and database build stops at the soft deadline.
 //! - **Deepening**: `--nodes-per-move` nodes, [`FIRST_TURN_FACTOR`] times as many on each side's
 //!   first turn.
@@ -18,12 +19,12 @@
 //!   [`LEVEL_PROOF_SHARE`] of its share ([`proof_spend`]).
 //! - **Keeping what is known** ([`Limits::guard_nodes`], [`GameBudget::keep_known`]): a turn that
 //!   proves nothing of its own may spend one in [`GUARD_SHARE`] of the proof budget left holding
-//!   its move to what earlier proofs established (see `iterdeep::Known`); a turn with such
+//!   its move to what earlier proofs established (see `Known`); a turn with such
 //!   knowledge gets at least [`FIRST_TURN_FACTOR`] times `--nodes-per-move` for its proof search
 //!   and twice that for the guard, until the game has searched [`KEEP_KNOWN_OVERRUN`] times its
-//!   proof budget. A split proof's nodes (`split`, two threads) count half.
+//!   proof budget. A split proof's nodes (`two_thread_proof`, two threads) count half.
 //! - **Database builds** ([`build_caps`], [`build_worth`]): positions of a few kings are built at
-//!   once up to [`QUICK_POSITIONS`] index slots; others only after the deepening failed, within
+//!   once up to [`QUICK_POSITIONS`](crate::search::knobs::QUICK_POSITIONS) index slots; others only after the deepening failed, within
 //!   the cap for how the board looks: while every searched move of the line is proven, no cap
 //!   where one side looks clearly ahead, and for a level board [`DECIDING_LEVEL_BUILD_SLOTS`] on
 //!   the deciding turn (the game's first searched one), [`LEVEL_BUILD_SLOTS`] later;
@@ -33,183 +34,26 @@
 //!   [`BUILD_NANOS_PER_SLOT`] (at [`DECIDING_BUILD_NANOS_PER_SLOT`] on the deciding turn where a
 //!   side looks clearly ahead and the build settles the position: [`build_nanos_per_slot`]), and once one gave up, later ones are held to [`build_ceiling`] of
 //!   its slots. A build is charged to the game's budget, one node for
-//!   [`BUILD_SLOTS_PER_NODE`] index slots built. (How a build under way measures its pace and
+//!   [`BUILD_SLOTS_PER_NODE`](crate::search::knobs::BUILD_SLOTS_PER_NODE) index slots built. (How a build under way measures its pace and
 //!   gives up is the database's own affair, in `endgame/build.rs`.)
-//! - **The backward pass** (`repair`, after a won game with unproven moves): a second proof
+//! - **The backward pass** (`backward_pass`, after a won game with unproven moves): a second proof
 //!   budget, [`REPAIR_SHARE`] of the game's ([`GameBudget::grant_repair`]), for its questions
 //!   and the turns of the games it plays again, which take their shares of the budget so raised.
 
 use std::time::{Duration, Instant};
 
-use super::iterdeep::PuzzleThought;
-use super::score::Score;
-use super::Limits;
+use crate::search::score::Score;
 
-/// Nodes a turn's iterative deepening may spend by default (`--nodes-per-move`).
-pub const DEFAULT_NODES_PER_MOVE: u64 = 100_000;
+use crate::search::knobs::{
+    BUILD_NANOS_PER_SLOT, BUILD_SHARE, CAPTURE_BUILD_SLOTS, DEADLINE_RESERVE,
+    DECIDING_BUILD_NANOS_PER_SLOT, DECIDING_LEVEL_BUILD_SLOTS, DECIDING_PROOF_SHARE,
+    FIRST_PROOF_SHARE, FIRST_TURN_FACTOR, GUARD_SHARE, KEEP_KNOWN_OVERRUN, LATER_PROOF_SHARE,
+    LEVEL_BUILD_SLOTS, LEVEL_PROOF_SHARE, PROOF_GUESS_MARGIN, PROOF_REACH_PLIES, REPAIR_SHARE,
+    RESERVE, UNPROVEN_BUILD_SLOTS, UNPROVEN_LEVEL_BUILD_SLOTS,
+};
 
-/// How many times the usual node budget each side's first turn gets. The first turns decide
-/// whether the puzzle is proven; later turns of a proven game cost little (the table remembers),
-/// and later turns of an unproven game must stay cheap so that drawn games finish quickly.
-pub const FIRST_TURN_FACTOR: u64 = 20;
-
-/// Default of `--nodes-per-second`: about half what one core of a loaded 2-core machine searches
-/// (2 to 3 million nodes a second idle), so that the budget rarely meets the deadline, whose stop
-/// would make the line depend on the machine.
-pub const DEFAULT_NODES_PER_SECOND: u64 = 1_000_000;
-
-/// Fraction of the time limit left out of the game's proof budget ([`proof_budget`]).
-pub const RESERVE: f64 = 0.15;
-
-/// Fraction of the time limit kept back for finishing the game quickly: the soft deadline is at
-/// the rest. The node budget does not depend on it, so a game that ends by its nodes plays the
-/// same line whatever it is; it only decides how much of the limit a slower machine may use
-/// before the game's line is cut. Finishing after the deadline took at most 0.62 s in 152 games
-/// cut by it (limits of 1 to 50 s, docs/performance.md), so 3 s of the default 50 leave a wide
-/// margin; at 15% (7.5 s, until 2026-11-28) one line in five of seed 20261127 met the deadline on
-/// a machine 1.4 times slower than the one the budget was tuned on.
-pub const DEADLINE_RESERVE: f64 = 0.06;
-
-/// Depth of the quick searches played once the soft deadline is past: shallow enough to be
-/// instant.
-pub const QUICK_DEPTH: u32 = 4;
-
-/// The game's first searched turn may spend up to one in this many of the proof budget left: it
-/// proves the puzzle's value (every later turn then only looks for the canonical move reaching
-/// the known value), and a line is proven only when that turn is.
-pub const DECIDING_PROOF_SHARE: u64 = 2;
-
-/// Share (one in `n`) of the proof budget left for the other side's first searched turn.
-pub const FIRST_PROOF_SHARE: u64 = 4;
-
-/// A later unproven turn may spend up to one in this many of the proof budget left, when a proof
-/// looks in reach (see [`in_reach`]).
-pub const LATER_PROOF_SHARE: u64 = 4;
-
-/// A turn that proves nothing of its own may spend up to one in this many of the proof budget
-/// left holding its move to what earlier turns established ([`Limits::guard_nodes`]): a known
-/// win kept at least as short, a side known not to lose within some plies kept from losing
-/// within them.
-pub const GUARD_SHARE: u64 = 4;
-
-/// How far past the game's proof budget the floors of [`GameBudget::keep_known`] still hold: a
-/// quarter more (the budget assumes [`DEFAULT_NODES_PER_SECOND`], about half what one core of
-/// this machine searches under load, so the overrun stays within the limit).
-pub const KEEP_KNOWN_OVERRUN: f64 = 1.25;
-
-/// The nodes of the backward pass of `repair` (its questions and the turns of the games it
-/// replays), as a share of the game's proof budget: a second proof budget. The forward game
-/// leaves most of the limit unused on the boards the pass repairs (issue 23: random-9001-003
-/// and -016 used 15 to 19 s of 50), and the pass runs only when a line has unproven moves.
-/// Twice the game's (measured 2026-11-26, docs/performance.md): at one share the replay after
-/// random-20261126-001's first replaced move spent all the pass's nodes, and the new line kept
-/// a move `verify` refutes; at two the pass confirms the new line's later moves, and the line it
-/// leaves is refuted nowhere (the shipped puzzles, all proven, and issue 23's boards unchanged).
-pub const REPAIR_SHARE: f64 = 2.0;
-
-/// How many plies beyond the bound its searches reached a game end may lie for a later turn's
-/// proof search to try for it: a proof search gains about 2 plies per fourfold budget, and a
-/// later turn's share (a few million nodes at the default limit) took p34's proofs 8 to 10 plies
-/// past the deepening's depth.
-pub const PROOF_REACH_PLIES: u32 = 10;
-
-/// Margin of the deepening's score (hundredths of a man) beyond which the proof search asks only
-/// for the side ahead's win: a man and a half. Within it the board looks level.
-pub const PROOF_GUESS_MARGIN: i32 = 150;
-
-/// A turn whose board looks level spends one in this many of its proof share: a level board is
-/// most likely a draw, which no proof search settles (measured: of the proofs that succeeded on
-/// the public boards, the shipped puzzles and 100 random boards, none started from a level
-/// score), and the few nodes left are for the sacrifice the deepening did not see.
-pub const LEVEL_PROOF_SHARE: u64 = 8;
-
-/// Most index slots (both sides to move, smaller material included) built at once, without
-/// trying the search first: three kings against two (5.8 million) fit, in under a second.
-pub const QUICK_POSITIONS: usize = 6_000_000;
-
-/// Most index slots of whole database classes built for a position the search could not prove:
-/// four kings against two (43 million, 86 MiB, several seconds) fit; three against three does
-/// not. Larger material is analysed over the positions reachable from the puzzle only.
-pub const MAX_POSITIONS: usize = 45_000_000;
-
-/// Most index slots of endgame databases the game's deciding turn (its first searched turn,
-/// whose proof decides whether the line is proven) builds for a level-looking position: the
-/// reachable-only analyses of the shipped six-piece puzzles (68.5 M to 118.6 M slots, 10 to 20
-/// s; `kings-2-man-v-king-2-men-45` looks level, +93, and only its analysis proves it) fit,
-/// while p25's 171.8 M (black's first turn, after a forced capture; it did not finish within the
-/// limit on a loaded machine, and cost 30 s) does not.
-pub const DECIDING_LEVEL_BUILD_SLOTS: usize = 125_000_000;
-
-/// Most index slots of endgame databases a later turn builds for a level-looking position while
-/// every searched move of the line is proven: the whole classes of up to five pieces (a few
-/// seconds), which prove the draws they cover; the reachable-only analyses of six pieces (often
-/// over 100 M slots, 10 to 20 s) are built for a level-looking board only on the deciding turn.
-pub const LEVEL_BUILD_SLOTS: usize = MAX_POSITIONS;
-
-/// Most index slots a turn builds once a searched move of the line is unproven, where one side
-/// looks clearly ahead: the line can no longer be proven, so the whole classes of up to five
-/// pieces, which play the rest of the game exactly, and no reachable-only analysis (p34, a loss
-/// seen from 7 pieces, spent 20 s of its 42 on one of 107 M slots).
-pub const UNPROVEN_BUILD_SLOTS: usize = MAX_POSITIONS;
-
-/// Most index slots a turn builds for a level-looking position once a searched move of the line
-/// is unproven: only builds quick enough to pay for themselves in the search they save.
-pub const UNPROVEN_LEVEL_BUILD_SLOTS: usize = QUICK_POSITIONS;
-
-/// Most index slots of the analysis a position of seven pieces (one more than the
-/// reachable-only analysis covers) builds: the classes of six pieces or fewer its captures lead
-/// to, over the positions its men can reach, its own class left to the search, which then reads
-/// an exact value at every capture into six pieces. Built only where one side looks clearly
-/// ahead (a draw of seven pieces stays unproven whatever its captures are worth), as any build,
-/// once the deepening failed and within the turn's caps. Issue 23's left board (four kings
-/// against two and a man after red's forced capture, a loss in 30 for black) needs 125.7 M
-/// slots: 11.2 s on two idle cores, about 20 s under a load of 3 (docs/performance.md).
-pub const CAPTURE_BUILD_SLOTS: usize = 130_000_000;
-
-/// Time per index slot assumed when deciding whether a database can be built in time: about
-/// what both threads take together on a machine loaded by other work (twice the idle figure).
-/// Only a guess at whether to start: the build itself gives up as soon as the speed it measures
-/// says it cannot finish by its deadline.
-pub const BUILD_NANOS_PER_SLOT: u64 = 200;
-
-/// Time per index slot assumed, instead of [`BUILD_NANOS_PER_SLOT`], for the build of the
-/// game's deciding turn where a side looks clearly ahead and the build settles the position
-/// itself (six pieces or fewer: whole classes, or the analysis of its reachable positions): about
-/// what two idle cores take (issue 23's random-9001-013, 236.9 M slots of a reachable-only
-/// analysis, took 164 ns a slot of CPU time; random-9001-023's 342.0 M, 152 ns). Such a build
-/// is the line's only proof when the search fails, and a pessimistic guess kept it from
-/// starting at all (013's analysis, 47 s at 200 ns a slot, takes about 22 s on two idle
-/// cores); on a loaded machine the build's own pace gives it up after its first classes
-/// (`endgame/build.rs`).
-pub const DECIDING_BUILD_NANOS_PER_SLOT: u64 = 100;
-
-/// Index slots of a database build charged as one node of the game's budget
-/// (`SearchStats::build_nodes`, counted among the wall nodes the budget spends): a build takes
-/// about 100 ns a slot on two idle cores ([`DECIDING_BUILD_NANOS_PER_SLOT`]) where the search
-/// takes about 200 to 300 ns a node counted (3.4 to 4.8 M nodes a second, counted per thread),
-/// so two slots cost about a node's time. Without the charge a game that built databases
-/// searched its whole budget besides the build: random-20261127-052 built 103.4 M slots and met
-/// the soft deadline with 121 M nodes searched, where games without builds search over 200 M.
-pub const BUILD_SLOTS_PER_NODE: u64 = 2;
-
-/// Share of the time left before the turn's deadline that a database build may take: when it
-/// does not finish, the rest of the game keeps the remainder.
-pub const BUILD_SHARE: f64 = 0.85;
-
-/// Most index slots of endgame databases a turn may build after its deepening, by the
-/// deepening's score: a level board is most likely a draw, which only a database proves, and
-/// only while every move of the line so far is proven.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BuildCaps {
-    /// For a position that looks level (neither side a man and a half ahead).
-    pub level: usize,
-    /// For a position where one side looks clearly ahead, or a game end was seen.
-    pub decisive: usize,
-    /// Time per index slot assumed, where one side looks clearly ahead and the build settles
-    /// the position itself, when deciding whether the build fits the time left
-    /// ([`build_nanos_per_slot`]).
-    pub decisive_nanos_per_slot: u64,
-}
+use super::limits::{BuildCaps, Limits};
+use super::thought::PuzzleThought;
 
 /// The game's budget of nodes for proof searches: the assumed speed times the part of the time
 /// limit not kept in reserve. Drawn boards spend most of it on each side's first turn and finish
@@ -224,8 +68,7 @@ pub fn proof_budget(time_limit: Duration, nodes_per_second: u64) -> u64 {
 /// turn (`previous`: the score and the bound within which no game end was proven): that turn saw
 /// a game end (beyond what it could prove exact) no more than [`PROOF_REACH_PLIES`] past the
 /// bound. Other positions keep only the deepening's budget, so that they finish well inside the
-/// limit: drawn ones, which no search proves, and those whose end is still far (p34's loss in 48
-/// seen at depth 14, which five proofs of 0.3 to 3 M nodes each got no nearer than 25).
+/// limit: drawn ones, which no search proves, and those whose end is still far.
 #[must_use]
 pub fn in_reach(previous: Option<(Score, u32)>) -> bool {
     previous.is_some_and(|(score, reached)| {
@@ -293,8 +136,8 @@ pub fn proof_spend(budget: u64, level: bool) -> u64 {
 
 /// Most index slots a later build may have once a build of `slots` gave up (by the deadline, or
 /// because the pace it measured could not meet it): half as many. The deadline only draws nearer
-/// and the machine is as busy, so a build as large would give up too (p34 started four of 90 to
-/// 107 M slots, each given up after one to two seconds), while half of it may still fit.
+/// and the machine is as busy, so a build as large would give up too, while half of it may
+/// still fit.
 #[must_use]
 pub fn build_ceiling(slots: usize) -> usize {
     slots / 2
@@ -403,7 +246,7 @@ impl GameBudget {
         self.soft_deadline
     }
 
-    /// Grants the backward pass of `repair` its nodes once the game is over: a second proof
+    /// Grants the backward pass (`backward_pass`) its nodes once the game is over: a second proof
     /// budget, [`REPAIR_SHARE`] of the game's own, which the pass's questions and the turns of
     /// the games it replays spend (their shares and floors are then taken of the game's budget
     /// so raised). Returns the nodes granted.
@@ -414,7 +257,7 @@ impl GameBudget {
     }
 
     /// Whether the soft deadline has passed: the sides then play quick searches of
-    /// [`QUICK_DEPTH`] plies.
+    /// [`QUICK_DEPTH`](crate::search::knobs::QUICK_DEPTH) plies.
     #[must_use]
     pub fn out_of_time(&self) -> bool {
         Instant::now() >= self.soft_deadline
@@ -425,14 +268,11 @@ impl GameBudget {
     /// [`FIRST_TURN_FACTOR`] times the deepening's nodes for its proof search or for finding the
     /// canonical move reaching a known value ([`Limits::proof_nodes`]), and twice as many for a
     /// move that keeps what is known ([`Limits::guard_nodes`]), whatever the game's proof budget
-    /// has left: a proven result is not thrown away for want of nodes. (Measured on issue 23's
-    /// right board: without the proof floor where only a loss bound is known, black's later
-    /// proof of its win in 23 is not made and the line takes 48 plies instead of 26.)
+    /// has left: a proven result is not thrown away for want of nodes.
     ///
     /// The floors end once the game has searched [`KEEP_KNOWN_OVERRUN`] times its proof budget
-    /// (`spent`, nodes counted per thread): a game whose every turn has something to keep (the
-    /// left board of issue 23, 30 turns of floors) would otherwise run into the time limit and
-    /// finish with quick moves.
+    /// (`spent`, nodes counted per thread): a game whose every turn has something to keep would
+    /// otherwise run into the time limit and finish with quick moves.
     #[must_use]
     pub fn keep_known(&self, limits: Limits, spent: u64) -> Limits {
         if spent as f64 >= self.proof_total as f64 * KEEP_KNOWN_OVERRUN {
@@ -500,6 +340,7 @@ mod tests {
     use super::*;
     use crate::rules::movegen::legal_moves;
     use crate::rules::position::Position;
+    use crate::search::knobs::{MAX_POSITIONS, QUICK_POSITIONS};
 
     #[test]
     fn a_later_proof_is_tried_only_when_the_end_seen_is_near_the_bound_reached() {

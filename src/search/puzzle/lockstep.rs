@@ -13,10 +13,7 @@
 
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
-/// Nodes between checkpoints (about 10 ms of either search): the most the side that did not
-/// settle the question searches past the other's answer. At 4,096 the two threads wait on each
-/// other so often that they search 15-30% fewer nodes a second (docs/experiments.md).
-pub const CHECKPOINT: u64 = 1 << 16;
+use crate::search::knobs::CHECKPOINT;
 
 /// What one side has reported.
 #[derive(Clone, Copy, Debug, Default)]
@@ -30,7 +27,7 @@ struct Lane {
 
 /// The two sides' reports.
 #[derive(Debug, Default)]
-pub struct Race {
+struct Race {
     lanes: Mutex<[Lane; 2]>,
     changed: Condvar,
 }
@@ -44,7 +41,7 @@ impl Race {
 /// One side of a race: its reports and when it must next report. It reports itself finished,
 /// without an answer, when dropped before [`finish`](Runner::finish) (a search that unwound).
 #[derive(Debug)]
-pub struct Runner {
+pub(crate) struct Runner {
     race: Arc<Race>,
     side: usize,
     /// The side's count when the race began, and what one node counts (a df-pn node, twice).
@@ -59,7 +56,7 @@ impl Runner {
     /// The two sides of a new race, whose searches' counts now stand at `starts`, with the
     /// weights of their nodes.
     #[must_use]
-    pub fn pair(starts: [u64; 2], weights: [u64; 2]) -> [Runner; 2] {
+    pub(crate) fn pair(starts: [u64; 2], weights: [u64; 2]) -> [Runner; 2] {
         let race = Arc::new(Race::default());
         [0, 1].map(|side| Runner {
             race: Arc::clone(&race),
@@ -74,7 +71,7 @@ impl Runner {
     /// Called where the search reads the clock, its count at `count`: whether it must stop
     /// because the other side settled the question first. Waits, at a checkpoint, for the
     /// other side to pass it or finish.
-    pub fn must_stop(&mut self, count: u64) -> bool {
+    pub(crate) fn must_stop(&mut self, count: u64) -> bool {
         if count < self.next || self.finished {
             return false;
         }
@@ -100,7 +97,7 @@ impl Runner {
     }
 
     /// Reports the side's search finished, `settled` when it answered the question.
-    pub fn finish(&mut self, settled: bool) {
+    pub(crate) fn finish(&mut self, settled: bool) {
         if self.finished {
             return;
         }

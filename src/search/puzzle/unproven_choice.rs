@@ -11,13 +11,13 @@
 //! deepening, with the trained tables at its horizon, over those moves only (the turn's move
 //! first, which keeps it on a tie), within what is left of the turn's node budget, chooses among
 //! them. What earlier turns established still holds the move (the guard of
-//! [`proof`](super::proof) checks it first), and a game end either search sees is left to the
+//! `proof` checks it first), and a game end either search sees is left to the
 //! proofs.
 //!
 //! A first version let the trained deepening choose among all moves, with an empty table: it
 //! saw less deep than the turn's own and played into losses the turn had seen (seeds 2611 and
 //! 2612 of `docs/performance.md`); the tie break had fewer lines refuted than the puzzle set's
-//! own move on fresh ones (`docs/random-boards.md`).
+//! own move on fresh ones (`docs/notebook/random-boards.md`).
 //!
 //! The searches see positions, not the game: a repetition is no draw to them. So a side that
 //! looks clearly ahead and cannot prove its win may walk its kings back and forth until the game
@@ -31,25 +31,14 @@ use std::sync::Arc;
 use crate::rules::movegen;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
+use crate::search::eval::Evaluator;
+use crate::search::knobs::{CHOICE_TT_MB, TIE_MARGIN};
+use crate::search::score::Score;
 
-use super::alphabeta::{Features, PuzzleSearcher};
 use super::budget::expected_winner;
-use super::eval::{Evaluator, MAN};
-use super::iterdeep::PuzzleThought;
-use super::score::Score;
-
-/// Most table memory of the choosing search, in MiB (the table starts small and grows).
-const CHOICE_TT_MB: usize = 64;
-
-/// How far below the turn's best score (in the puzzle set's hundredths of a man, at the turn's
-/// depth) a move may score and still be one the trained tables choose among: a quarter of a man.
-pub(super) const TIE_MARGIN: i32 = MAN / 4;
-
-/// Most plies of a game during which a side clearly ahead avoids repeating a position: past
-/// them, a game one side cannot win (the searches score it ahead, but it is drawn) is let end in
-/// a repetition, which leaves the rest of the limit to the search for the win it gave away
-/// (`repair`). The longest line of seeds 1126 and 20261127 has 123 plies.
-pub const AVOID_REPETITION_PLIES: usize = 200;
+use super::limits::Features;
+use super::searcher::PuzzleSearcher;
+use super::thought::PuzzleThought;
 
 impl PuzzleSearcher {
     /// Replaces the move of an unproven `thought` for `pos` by the trained tables' choice among
@@ -65,7 +54,7 @@ impl PuzzleSearcher {
         thought: &mut PuzzleThought,
         max_depth: u32,
     ) {
-        if thought.proven || matches!(self.chooser, Evaluator::Puzzle) || thought.depth == 0 {
+        if thought.proven || matches!(self.evals.chooser, Evaluator::Puzzle) || thought.depth == 0 {
             return;
         }
         let Some(score) = thought.score.filter(|s| s.plies_to_end().is_none()) else {
@@ -73,7 +62,7 @@ impl PuzzleSearcher {
         };
         let sorted = movegen::sorted_legal_moves(pos);
         let start = self.stats.nodes;
-        self.begin_turn(self.limits.nodes);
+        self.begin_turn(self.turn.limits.nodes);
         let Some(mut ties) = self.moves_within(pos, &sorted, thought, score - Score(TIE_MARGIN))
         else {
             return;
@@ -92,12 +81,12 @@ impl PuzzleSearcher {
                 ..self.features
             },
         );
-        choice.horizon = self.chooser.clone();
-        choice.endgame = Arc::clone(&self.endgame);
-        choice.stop = self.stop.clone();
-        choice.limits.deadline = self.limits.deadline;
+        choice.evals.horizon = self.evals.chooser.clone();
+        choice.endgame.db = Arc::clone(&self.endgame.db);
+        choice.turn.stop = self.turn.stop.clone();
+        choice.turn.limits.deadline = self.turn.limits.deadline;
         let used = self.stats.nodes - start;
-        choice.begin_turn(self.limits.nodes.map(|n| n.saturating_sub(used)));
+        choice.begin_turn(self.turn.limits.nodes.map(|n| n.saturating_sub(used)));
         let done = choice.deepen(pos, &ties, max_depth);
         self.stats.nodes += choice.stats.nodes;
         let Some(done) = done else {
@@ -140,7 +129,7 @@ impl PuzzleSearcher {
         if fresh.is_empty() {
             return;
         }
-        self.begin_turn(self.limits.nodes);
+        self.begin_turn(self.turn.limits.nodes);
         let Some(done) = self.deepen(pos, &fresh, max_depth) else {
             return;
         };
@@ -172,7 +161,7 @@ impl PuzzleSearcher {
                 let child = pos.play(mv);
                 // The move reaches `target` when the child's value is at most `-target`.
                 let v = self.negamax(&child, depth - 1, 1, -target, -target + Score(1));
-                if self.aborted {
+                if self.turn.aborted {
                     return None;
                 }
                 if v > -target {

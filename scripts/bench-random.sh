@@ -30,6 +30,9 @@
 #                   it leaves idle); boards without a line are passed over.
 #   SOLVE_ARGS      more options of the solver, e.g. "--eval puzzle" (the A/B baseline of the
 #                   evaluation that chooses unproven moves); give each setting its own DIR.
+#   ONLY=NAME       solve and verify only the board NAME (e.g. random-1-007), as one job of the
+#                   workflow (workflow/Snakefile: a solve job with SOLVE_ONLY=1, then a verify
+#                   job with VERIFY_ONLY=1; the summary is this script again without ONLY).
 #   SAME_AS=DIR     a line byte for byte the same as DIR's line of that board, which DIR has
 #                   verified (NAME.verdict.txt), takes that verdict without verifying again
 #                   (`verify` is deterministic for the same line and limits; its time then counts
@@ -67,7 +70,6 @@ else
     export egdb_args=""
     export verify_egdb_args=""
 fi
-"$bin" bench --random "$count" --seed "$seed" --boards-dir "$dir" --boards-only >/dev/null
 
 # Solves (unless done) and verifies one board; NAME.result is written last, by a rename:
 # name, solve ms, verify ms, verdict, moves decided, moves, verify's exit code, solver summary.
@@ -130,6 +132,18 @@ width=${#count}
 for i in $(seq 1 "$count"); do
     names+=("$(printf "random-%s-%0${width}d" "$seed" "$i")")
 done
+# The boards are written once (rewriting them would make a workflow engine see them as new).
+for name in "${names[@]}"; do
+    if [ ! -e "$dir/$name.txt" ]; then
+        "$bin" bench --random "$count" --seed "$seed" --boards-dir "$dir" --boards-only >/dev/null
+        break
+    fi
+done
+if [ -n "${ONLY:-}" ]; then
+    [ -e "$dir/$ONLY.txt" ] || { echo "ONLY=$ONLY: no such board of seed $seed" >&2; exit 2; }
+    names=("$ONLY")
+    count=1
+fi
 for name in "${names[@]}"; do
     printf '%s\0' "$dir/$name.txt"
 done | xargs -0 -P "$jobs" -I{} bash -c 'solve_one "$1"' _ {}

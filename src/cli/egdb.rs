@@ -11,7 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use checkers::analysis::OracleLimits;
 use checkers::formats::input;
-use checkers::search::endgame::store::{ClassReport, Store};
+use checkers::search::endgame::store::{class_jobs, ClassReport, Store};
 use checkers::search::endgame::{classes_up_to, EndgameDb};
 use checkers::tools::egdb_check::{check_store, CheckOptions};
 
@@ -60,6 +60,16 @@ enum EgdbAction {
         /// Print nothing but errors.
         #[arg(short, long)]
         quiet: bool,
+    },
+    /// List the classes of a build of at most N pieces, in build order, one a line: the class,
+    /// its positions, the estimated peak memory in MiB of building it alone (`build --class`),
+    /// and the classes it reads, separated by tabs (the sources by commas). A workflow engine
+    /// makes one job a line (workflow/Snakefile).
+    Classes {
+        /// Most pieces on the board (both sides together).
+        #[arg(long, value_name = "N", default_value_t = 5,
+              value_parser = clap::value_parser!(u8).range(2..=6))]
+        pieces: u8,
     },
     /// Check the databases of at most N pieces in the directory with code that did not build
     /// them.
@@ -176,6 +186,18 @@ pub fn run(args: &EgdbArgs) -> Result<ExitCode> {
             Some(class) => build_class(class, egdb.as_ref(), *threads, *quiet),
             None => build(*pieces, egdb.as_ref(), *threads, *max_memory, *quiet),
         },
+        EgdbAction::Classes { pieces } => {
+            for job in class_jobs(usize::from(*pieces)) {
+                output::println(&format!(
+                    "{}\t{}\t{}\t{}",
+                    job.class,
+                    job.positions,
+                    job.peak_bytes.div_ceil(1 << 20),
+                    job.sources.join(",")
+                ))?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         EgdbAction::Verify {
             pieces,
             egdb,

@@ -102,6 +102,67 @@ fn built_databases_are_reused_and_give_the_same_line() {
     );
 }
 
+/// `checkers egdb classes` lists the classes in an order where each comes after the classes it
+/// reads, and building them one job each (`build --class`, as workflow/Snakefile does) writes
+/// the same bytes as one `build --pieces`.
+#[test]
+fn class_jobs_in_listed_order_build_the_same_files() {
+    let out = checkers()
+        .args(["egdb", "classes", "--pieces", "3"])
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{out:?}");
+    let listing = String::from_utf8(out.stdout).expect("text");
+    let mut seen: Vec<String> = Vec::new();
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let jobs = dir.path().join("jobs");
+    for line in listing.lines() {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields.len(), 4, "{line}");
+        let positions: usize = fields[1].parse().expect("positions");
+        assert!(
+            positions > 0 && fields[2].parse::<usize>().is_ok(),
+            "{line}"
+        );
+        for source in fields[3].split(',').filter(|s| !s.is_empty()) {
+            assert!(seen.iter().any(|s| s == source), "{source} before {line}");
+        }
+        checkers()
+            .args(["egdb", "build", "-q", "--class", fields[0], "--egdb"])
+            .arg(&jobs)
+            .assert()
+            .success();
+        seen.push(fields[0].to_string());
+    }
+    assert_eq!(seen.len(), 9, "{listing}");
+    let whole = dir.path().join("whole");
+    checkers()
+        .args(["egdb", "build", "-q", "--pieces", "3", "--egdb"])
+        .arg(&whole)
+        .assert()
+        .success();
+    for class in &seen {
+        let name = format!("{}.egdb", class.replace(' ', "-"));
+        assert_eq!(
+            fs::read(jobs.join(&name)).expect("built by its job"),
+            fs::read(whole.join(&name)).expect("built by the whole build"),
+            "{name}"
+        );
+    }
+    // A class whose sources are missing is refused, naming one.
+    let out = checkers()
+        .args(["egdb", "build", "--class", "2K v 1K"])
+        .arg("--egdb")
+        .arg(dir.path().join("empty"))
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("must be built before 2K v 1K"),
+        "{out:?}"
+    );
+}
+
 #[test]
 fn egdb_build_refuses_a_bad_piece_count() {
     checkers()

@@ -348,6 +348,40 @@ fn build_order(pieces: usize) -> Vec<Material> {
         .collect()
 }
 
+/// One class of a build as a job of a workflow engine (`checkers egdb classes`): what
+/// `checkers egdb build --class` of it reads and holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassJob {
+    /// The class, as in `2K1M v 1K`.
+    pub class: String,
+    /// Its positions (index slots, both sides to move).
+    pub positions: usize,
+    /// Estimated peak memory of building it alone, in bytes: the class being built and every
+    /// source held whole.
+    pub peak_bytes: usize,
+    /// The classes it reads (canonical, one file each), each earlier in the list.
+    pub sources: Vec<String>,
+}
+
+/// Every class of up to `pieces` pieces (one of each mirrored pair), in build order, with the
+/// classes each one reads: the graph of jobs of a build spread over many machines.
+#[must_use]
+pub fn class_jobs(pieces: usize) -> Vec<ClassJob> {
+    build_order(pieces)
+        .into_iter()
+        .map(|class| {
+            let sources = sources(class);
+            ClassJob {
+                class: class.to_string(),
+                positions: class.size(),
+                peak_bytes: class.size() * BUILD_BYTES_PER_POSITION
+                    + sources.iter().map(|s| s.size()).sum::<usize>(),
+                sources: sources.iter().map(ToString::to_string).collect(),
+            }
+        })
+        .collect()
+}
+
 impl EndgameDb {
     /// What [`build_store`](Self::build_store) of `pieces` would do.
     #[must_use]
@@ -585,6 +619,23 @@ mod tests {
         assert_eq!(store.most_pieces(10), 3);
         std::fs::write(dir.path().join("odd.egdb"), b"").expect("write");
         assert_eq!(store.most_pieces(10), 10);
+    }
+
+    #[test]
+    fn class_jobs_come_after_their_sources() {
+        let jobs = class_jobs(5);
+        assert_eq!(jobs.len(), 45);
+        for (i, job) in jobs.iter().enumerate() {
+            for source in &job.sources {
+                assert!(
+                    jobs[..i].iter().any(|j| &j.class == source),
+                    "{source} is read by {} but not built before it",
+                    job.class
+                );
+            }
+            assert!(job.peak_bytes >= job.positions * BUILD_BYTES_PER_POSITION);
+        }
+        assert!(jobs[0].sources.is_empty());
     }
 
     /// A fresh build of every class of at most `pieces` pieces, in memory.

@@ -17,7 +17,7 @@ use checkers::play::{Budget, Clock, Engine, EngineOptions, Game, Player, TimeMea
 use checkers::rules::draw::DrawRule;
 use checkers::search::score::Score;
 use checkers::search::tt::{Bound, Entry, TranspositionTable};
-use checkers::tools::openings;
+use checkers::matches::openings;
 use cpu_time::ThreadTime;
 
 fn quantile(sorted: &[f64], q: f64) -> f64 {

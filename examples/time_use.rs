@@ -13,11 +13,11 @@
 
 use std::time::Duration;
 
+use checkers::matches::openings;
 use checkers::play::{Budget, Clock, Engine, EngineOptions, Game, Player, TimeMeasure, TimeUse};
 use checkers::rules::draw::DrawRule;
 use checkers::search::score::Score;
 use checkers::search::tt::{Bound, Entry, TranspositionTable};
-use checkers::tools::openings;
 use cpu_time::ThreadTime;
 
 fn quantile(sorted: &[f64], q: f64) -> f64 {

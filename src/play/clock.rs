@@ -88,9 +88,9 @@ pub const CPU_MARGIN_SHARE: f64 = 0.01;
 pub const WALL_MARGIN_SHARE: f64 = 0.05;
 /// Smallest safety margin kept below a wall-clock limit (and below every limit under
 /// [`TimeUse::Early`]); trades a little of a short move for safety.
-const MIN_MARGIN: Duration = Duration::from_millis(2);
+pub const MIN_MARGIN: Duration = Duration::from_millis(2);
 /// Largest safety margin kept below any limit; trades safety for the time of a long move.
-const MAX_MARGIN: Duration = Duration::from_millis(50);
+pub const MAX_MARGIN: Duration = Duration::from_millis(50);
 /// [`TimeUse::Early`]: the margin is this share of the limit (a fifth), within [`MIN_MARGIN`] and
 /// [`MAX_MARGIN`]; trades thinking time for safety.
 const EARLY_MARGIN_SHARE: f64 = 0.2;

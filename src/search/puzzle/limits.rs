@@ -60,7 +60,7 @@ impl Default for Features {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BuildCaps {
     /// For a position that looks level (neither side
-    /// [`BUILD_AHEAD_MARGIN`](super::budget::BUILD_AHEAD_MARGIN) ahead).
+    /// [`BUILD_AHEAD_MARGIN`](crate::search::knobs::BUILD_AHEAD_MARGIN) ahead).
     pub level: usize,
     /// For a position where one side is that far ahead, or a game end was seen.
     pub decisive: usize,

@@ -45,9 +45,9 @@
 //! [`GameBudget::grant_repair`](super::budget::GameBudget::grant_repair), and only after a game
 //! won under the puzzle rules without the time limit cutting a turn short.
 //!
-//! A game drawn by repetition where a side looked ahead goes first through
+//! A game drawn by repetition where a side looked clearly ahead goes first through
 //! `Driver::rescue_draw`: from the first unproven move on, each distinct position whose mover
-//! looked half a man ahead is asked for that side's win a few plies beyond what its turn
+//! looked a man and a half ahead is asked for that side's win a few plies beyond what its turn
 //! reached. The first win found is played, the game is played again from it, and the won game
 //! then goes through the backward pass above, with the same nodes.
 
@@ -59,7 +59,7 @@ use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::search::score::{Score, MAX_PLY};
 
-use super::budget::ahead;
+use super::budget::expected_winner;
 use super::limits::Limits;
 use super::play_out::Driver;
 use super::proof::first_then_rest;
@@ -473,8 +473,8 @@ impl Driver<'_> {
         outcome
     }
 
-    /// A game drawn by repetition where a side looked ahead: from the first move on, each
-    /// distinct position whose mover's search scored it [`AHEAD_MARGIN`] ahead without a
+    /// A game drawn by repetition where a side looked clearly ahead: from the first move on, each
+    /// distinct position whose mover's search scored it [`PROOF_GUESS_MARGIN`] ahead without a
     /// proof is asked for that side's win within [`PROOF_REACH_PLIES`] beyond the bound its turn
     /// reached (`PuzzleSearcher::find_win`). The first win found replaces the move, and the game
     /// is played again from it (the outcome of the new line; the backward pass then checks it as
@@ -485,7 +485,15 @@ impl Driver<'_> {
     /// kept ten refuted moves before it; asked from the first move, black's win in 21 is found
     /// at once and the line is optimal.)
     ///
-    /// [`AHEAD_MARGIN`]: super::budget::AHEAD_MARGIN
+    /// The margin is the proof search's own (`expected_winner`), not the smaller one from which
+    /// a side avoids repetitions while it plays ([`AHEAD_MARGIN`]): that rule costs a turn a
+    /// deepening, and only when its move would repeat, where each question here may spend half
+    /// the pass's nodes. Asked from half a man ahead, the opening's full boards p24 and p39,
+    /// drawn by repetition, spent 37 M and 75 M more nodes on questions about 8 to 12 pieces a
+    /// few tenths of a man ahead (`checkers bench`), none of which found a win.
+    ///
+    /// [`PROOF_GUESS_MARGIN`]: crate::search::knobs::PROOF_GUESS_MARGIN
+    /// [`AHEAD_MARGIN`]: crate::search::knobs::AHEAD_MARGIN
     fn rescue_draw(&mut self, end: u64) -> Option<Outcome> {
         let mut asked: Vec<Position> = Vec::new();
         let mut failures = 0;
@@ -494,7 +502,7 @@ impl Driver<'_> {
                 return None;
             }
             let turn = self.turns[ply];
-            if turn.proven || !ahead(turn.score) {
+            if turn.proven || expected_winner(turn.score) != Some(true) {
                 continue;
             }
             let pos = self.game.positions()[ply];

@@ -167,3 +167,20 @@ fn a_side_ahead_does_not_let_the_opponent_repeat_a_position_a_third_time() {
         assert_eq!(shallow_thought(&pos, 3, &once).best, first.best, "{fen}");
     }
 }
+
+#[test]
+fn quick_moves_past_the_deadline_keep_a_side_ahead_out_of_a_repetition() {
+    // The quick moves played past the soft deadline (a fixed depth, a fresh searcher) hold to
+    // the rule of the turns before it, for either colour.
+    for fen in [STUDY, STUDY_BLACK] {
+        let pos = checkers::formats::fen::parse(fen).expect("fen");
+        let mut searcher = PuzzleSearcher::new(1);
+        let first = searcher.quick_think(&pos, 4, &[]).expect("a legal move");
+        assert!(ahead(first.score), "{fen}: {first:?}");
+        let seen = [pos, pos.play(first.best)];
+        let again = searcher.quick_think(&pos, 4, &seen).expect("a legal move");
+        assert_ne!(again.best, first.best, "{fen}");
+        assert!(!seen.contains(&pos.play(again.best)), "{fen}");
+        assert!(ahead(again.score), "{fen}: {again:?}");
+    }
+}

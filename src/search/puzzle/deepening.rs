@@ -291,8 +291,15 @@ impl PuzzleSearcher {
 
     /// A move for the end of a game whose time is up: a fixed-depth search with an empty table
     /// and no new databases (the ones already built are still read), so that the choice depends
-    /// on the position alone and the game quickly reaches an end or a repetition.
-    pub fn quick_think(&mut self, pos: &Position, depth: u32) -> Option<PuzzleThought> {
+    /// on the position and the game's positions `seen` alone, and the game quickly reaches an
+    /// end or a repetition. A side ahead keeps out of a repetition of `seen` as on the turns
+    /// before the deadline (`unproven_choice.rs`), with a search of the same depth.
+    pub fn quick_think(
+        &mut self,
+        pos: &Position,
+        depth: u32,
+        seen: &[Position],
+    ) -> Option<PuzzleThought> {
         let mut quick = PuzzleSearcher::with_features(
             0,
             Features {
@@ -303,7 +310,10 @@ impl PuzzleSearcher {
         // Its moves are not proven: the evaluation that chooses those evaluates its horizon.
         quick.evals.horizon = self.evals.chooser.clone();
         std::mem::swap(&mut quick.endgame.db, &mut self.endgame.db);
-        let thought = quick.think(pos, depth, Limits::default(), None);
+        let mut thought = quick.think(pos, depth, Limits::default(), None);
+        if let Some(thought) = &mut thought {
+            quick.avoid_repetition(pos, thought, seen, depth);
+        }
         std::mem::swap(&mut quick.endgame.db, &mut self.endgame.db);
         thought
     }

@@ -50,24 +50,24 @@ impl Driver<'_> {
                 // What earlier proofs established is kept past the game's proof budget.
                 limits = self.budget.keep_known(limits, spent);
             }
+            // The positions a move could repeat, while a side ahead still avoids them.
+            let seen = if self.game.ply() < AVOID_REPETITION_PLIES {
+                self.game.reversible_tail()
+            } else {
+                &[]
+            };
             let thought = if out_of_time {
                 self.time_limited = true;
                 // Past the soft deadline: shallow fixed-depth play with a fresh searcher
-                // depends on the position alone, so the game runs into a repetition or an end
-                // quickly. It must not build a database (a fresh one every move), but reads
-                // those already built.
-                self.searcher.quick_think(&pos, QUICK_DEPTH)
+                // depends on the game alone, so the game runs into an end quickly, or into a
+                // repetition that no side ahead plays. It must not build a database (a fresh
+                // one every move), but reads those already built.
+                self.searcher.quick_think(&pos, QUICK_DEPTH, seen)
             } else {
                 let known = Known {
                     exact: self.known,
                     win_within: self.win_within[side],
                     safe_within: self.safe_within[side],
-                };
-                // The positions a move could repeat, while a side ahead still avoids them.
-                let seen = if self.game.ply() < AVOID_REPETITION_PLIES {
-                    self.game.reversible_tail()
-                } else {
-                    &[]
                 };
                 let thought = self
                     .searcher

@@ -7,7 +7,11 @@ use anyhow::Result;
 use clap::Args;
 use serde::Serialize;
 
+use checkers::formats::files::write_atomic;
+use checkers::search::endgame::store::Store;
+use checkers::search::endgame::EndgameDb;
 use checkers::tools::bench::{self, BenchRow, Skipped};
+use checkers::tools::random_boards;
 
 use super::output;
 use super::solve::{solve_options, EngineArgs};
@@ -54,6 +58,35 @@ pub struct BenchArgs {
     #[arg(long = "boards-only", requires = "random")]
     pub boards_only: bool,
 
+    /// Pieces on each random board (2 to 16), shared out at random between the sides, at
+    /// least one each (default: each side one to eight).
+    #[arg(long, value_name = "N", requires = "random",
+          value_parser = clap::value_parser!(u32).range(2..=16))]
+    pub pieces: Option<u32>,
+
+    /// Percent chance that a random board's piece is a king (default: 50).
+    #[arg(long = "king-percent", value_name = "P", requires = "random",
+          value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub king_percent: Option<u32>,
+
+    /// Keep only the random boards that the complete endgame databases in DIR value as wins
+    /// of at least --min-plies plies, half red wins and half black ones (with --pieces of at
+    /// most 6), and report how many lines end at the databases' winner and length.
+    ///
+    /// The values go to random-S-values.txt beside the boards (name, winner, plies). The solver
+    /// itself reads no databases: it builds what it needs, as a solve without --egdb.
+    #[arg(long = "long-wins", value_name = "DIR", requires = "random")]
+    pub long_wins: Option<PathBuf>,
+
+    /// Shortest win kept by --long-wins, in plies.
+    #[arg(
+        long = "min-plies",
+        value_name = "PLIES",
+        default_value_t = 30,
+        requires = "long_wins"
+    )]
+    pub min_plies: u32,
+
     #[command(flatten)]
     pub engine: EngineArgs,
 }
@@ -63,32 +96,157 @@ pub struct BenchArgs {
 struct Report<'a> {
     puzzles: &'a [BenchRow],
     skipped: &'a [Skipped],
+    /// With `--long-wins`: each board's value from the databases and whether the line ends at it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    long_wins: Option<&'a [LongWin]>,
 }
 
-/// The random boards asked for, written to their folder: their paths.
-fn random_puzzles(args: &BenchArgs, count: u32) -> Result<Vec<PathBuf>> {
+/// A board of `--long-wins`: its value from the databases, and whether the solver's line ended
+/// at that winner and length.
+#[derive(Serialize)]
+struct LongWin {
+    puzzle: PathBuf,
+    /// "red wins" or "black wins", as a row's result.
+    winner: String,
+    plies: u32,
+    agreed: bool,
+}
+
+/// The random boards asked for, written to their folder: their paths, and with `--long-wins`
+/// their values (the winner's result text and the plies).
+fn random_puzzles(args: &BenchArgs, count: u32) -> Result<(Vec<PathBuf>, Option<Vec<LongWin>>)> {
     let dir = args
         .boards_dir
         .clone()
         .unwrap_or_else(|| std::env::temp_dir().join(format!("checkers-random-{}", args.seed)));
     std::fs::create_dir_all(&dir)
         .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
-    let paths = checkers::tools::random_boards::write_boards(&dir, count as usize, args.seed)?;
+    let shape = random_boards::Shape {
+        pieces: args.pieces,
+        king_percent: args.king_percent,
+    };
+    let Some(egdb) = &args.long_wins else {
+        let boards = random_boards::random_boards_of(count as usize, args.seed, shape);
+        let paths = random_boards::write_positions(&dir, &boards, args.seed)?;
+        output::eprintln(&format!(
+            "checkers: {count} random boards of seed {} in {}",
+            args.seed,
+            dir.display()
+        ))?;
+        return Ok((paths, None));
+    };
+    if args
+        .pieces
+        .is_none_or(|n| n as usize > checkers::search::endgame::PROBE_PIECES)
+    {
+        return Err(output::BadInput(format!(
+            "--long-wins needs --pieces of at most {} (the pieces its databases hold)",
+            checkers::search::endgame::PROBE_PIECES
+        ))
+        .into());
+    }
+    if !egdb.is_dir() {
+        return Err(output::BadInput(format!(
+            "--long-wins {}: not a directory of endgame databases",
+            egdb.display()
+        ))
+        .into());
+    }
+    let db = EndgameDb::with_store(Store::new(egdb));
+    let valued = random_boards::long_wins(&db, count as usize, args.seed, shape, args.min_plies);
+    if valued.len() < count as usize {
+        return Err(output::BadInput(format!(
+            "--long-wins {}: only {} of {count} boards of seed {} found within {} drawn (does \
+             it hold every class of --pieces, and are wins of --min-plies {} common?)",
+            egdb.display(),
+            valued.len(),
+            args.seed,
+            random_boards::MAX_DRAWS,
+            args.min_plies
+        ))
+        .into());
+    }
+    let boards: Vec<_> = valued.iter().map(|v| v.board).collect();
+    let paths = random_boards::write_positions(&dir, &boards, args.seed)?;
+    let wins: Vec<LongWin> = paths
+        .iter()
+        .zip(&valued)
+        .map(|(path, v)| LongWin {
+            puzzle: path.clone(),
+            winner: format!("{} wins", v.winner.name()),
+            plies: v.plies,
+            agreed: false,
+        })
+        .collect();
+    let list: String = wins
+        .iter()
+        .map(|w| format!("{}\t{}\t{}\n", file_name(&w.puzzle), w.winner, w.plies))
+        .collect();
+    let values = dir.join(format!("random-{}-values.txt", args.seed));
+    write_atomic(&values, &list)?;
     output::eprintln(&format!(
-        "checkers: {count} random boards of seed {} in {}",
+        "checkers: {count} random boards of seed {} valued by {} in {} (values: {})",
         args.seed,
-        dir.display()
+        egdb.display(),
+        dir.display(),
+        values.display()
     ))?;
-    Ok(paths)
+    Ok((paths, Some(wins)))
+}
+
+/// A path's file name (the whole path when it has none).
+fn file_name(path: &std::path::Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// Marks which `wins` the `rows` (of the same puzzles) end at, and says how many in lines of
+/// text: the count by winner, then one line per board that differs.
+fn check_long_wins(wins: &mut [LongWin], rows: &[BenchRow]) -> Vec<String> {
+    let mut differ = Vec::new();
+    for win in wins.iter_mut() {
+        let Some(row) = rows.iter().find(|r| r.puzzle == win.puzzle) else {
+            continue;
+        };
+        win.agreed = row.result == win.winner && row.moves == win.plies as usize;
+        if !win.agreed {
+            differ.push(format!(
+                "  {}: the databases {} in {} plies, the solver {} in {}",
+                file_name(&win.puzzle),
+                win.winner,
+                win.plies,
+                row.result,
+                row.moves
+            ));
+        }
+    }
+    let tally = |winner: &str| {
+        let of: Vec<_> = wins.iter().filter(|w| w.winner == winner).collect();
+        let agreed = of.iter().filter(|w| w.agreed).count();
+        format!("{winner} {agreed} of {}", of.len())
+    };
+    let agreed = wins.iter().filter(|w| w.agreed).count();
+    let mut lines = vec![format!(
+        "long wins: {agreed} of {} lines at the databases' winner and length ({}, {})",
+        wins.len(),
+        tally("red wins"),
+        tally("black wins")
+    )];
+    lines.extend(differ);
+    lines
 }
 
 /// Runs the benchmark.
 pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     use std::io::IsTerminal;
 
+    let mut long_wins = None;
     let selection = match args.random {
         Some(count) => {
-            let puzzles = random_puzzles(args, count)?;
+            let (puzzles, wins) = random_puzzles(args, count)?;
+            long_wins = wins;
             if args.boards_only {
                 return Ok(ExitCode::SUCCESS);
             }
@@ -149,14 +307,19 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     for line in skipped_lines(&skipped) {
         output::eprintln(&line)?;
     }
+    let checked = long_wins.as_mut().map(|wins| check_long_wins(wins, &rows));
     if args.json {
         let report = Report {
             puzzles: &rows,
             skipped: &skipped,
+            long_wins: long_wins.as_deref(),
         };
         output::println(&serde_json::to_string_pretty(&report)?)?;
     } else {
         output::print(&bench::format_table(&rows))?;
+        for line in checked.unwrap_or_default() {
+            output::println(&line)?;
+        }
     }
     Ok(if unreadable == 0 {
         ExitCode::SUCCESS

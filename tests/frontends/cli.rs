@@ -369,6 +369,61 @@ fn perft_counts_do_not_depend_on_the_table_or_threads() {
     }
 }
 
+/// `bench --long-wins` keeps the random boards the databases value as long wins, half of each
+/// colour, writes their values, and says how many lines end at them; it refuses boards larger
+/// than the databases hold.
+#[test]
+fn bench_long_wins_checks_the_lines_against_the_databases() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let egdb = dir.path().join("egdb");
+    checkers()
+        .args(["egdb", "build", "--pieces", "3", "-q", "--egdb"])
+        .arg(&egdb)
+        .assert()
+        .success();
+    let boards = dir.path().join("boards");
+    let args = [
+        "bench",
+        "--jobs",
+        "1",
+        "--random",
+        "4",
+        "--seed",
+        "7",
+        "--pieces",
+        "3",
+        "--king-percent",
+        "100",
+        "--min-plies",
+        "7",
+        "--long-wins",
+    ];
+    checkers()
+        .args(args)
+        .arg(&egdb)
+        .arg("--boards-dir")
+        .arg(&boards)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "long wins: 4 of 4 lines at the databases' winner and length (red wins 2 of 2, black \
+             wins 2 of 2)",
+        ));
+    let values = fs::read_to_string(boards.join("random-7-values.txt")).expect("values");
+    assert_eq!(values.lines().count(), 4, "{values}");
+    assert_eq!(values.matches("\tblack wins\t").count(), 2, "{values}");
+    checkers()
+        .args(["bench", "--random", "2", "--pieces", "8", "--long-wins"])
+        .arg(&egdb)
+        .arg("--boards-dir")
+        .arg(&boards)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "--long-wins needs --pieces of at most 6",
+        ));
+}
+
 /// `bench` times every puzzle of a folder. Files of the folder that are not puzzles (solutions
 /// by their name, other text, files that are not `*.txt`) are listed as skipped with the reason,
 /// in the table's run and in the JSON, and the run succeeds.

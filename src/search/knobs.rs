@@ -229,7 +229,8 @@ pub const VERIFY_NODES_PER_SECOND: u64 = 500_000;
 
 /// Margin of a turn's score (hundredths of a man) from which its side counts as ahead: it then
 /// neither plays nor allows a repetition of the game's positions, on its turns and in the quick
-/// moves past the deadline. Lower keeps more wins, and searches more draws. (A game drawn by
+/// moves past the deadline. Lower keeps more wins, and spends more turns' nodes on moves that
+/// do not repeat. (A game drawn by
 /// repetition is searched again for its win only where a side was [`PROOF_GUESS_MARGIN`]
 /// ahead: those are proof searches.)
 pub const AHEAD_MARGIN: i32 = MAN / 2;

@@ -11,8 +11,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use checkers::analysis::OracleLimits;
 use checkers::formats::input;
-use checkers::search::endgame::store::{class_jobs, ClassReport, Store};
-use checkers::search::endgame::{classes_up_to, EndgameDb, JOB_BYTES};
+use checkers::search::endgame::store::{ClassReport, Store};
+use checkers::search::endgame::{class_jobs, classes_up_to, EndgameDb, JOB_BYTES};
 use checkers::tools::egdb_check::{check_store, CheckOptions};
 
 use super::output;

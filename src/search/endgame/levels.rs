@@ -13,13 +13,16 @@
 //! is then put together from the levels' files (the index of a class does not depend on how it
 //! was built) and the levels' files removed.
 
+use std::fs;
 use std::time::Instant;
 
 use super::build::Guard;
 use super::index;
 use super::pieces::Material;
 use super::retro::{Layout, Outside};
-use super::store::{sources, Extent, Store, StoreError, BUILD_BYTES_PER_POSITION};
+use super::store::{
+    build_order, sources, ClassReport, Extent, Store, StoreError, BUILD_BYTES_PER_POSITION,
+};
 use super::table::Table;
 use super::EndgameDb;
 use crate::search::knobs::CACHE_BYTES;
@@ -142,7 +145,107 @@ impl JobPlan {
     }
 }
 
+/// One class of a build as a job of a workflow engine (`checkers egdb classes`): what
+/// `checkers egdb build --class` of it reads and holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassJob {
+    /// The class, as in `2K1M v 1K`.
+    pub class: String,
+    /// Its positions (index slots, both sides to move).
+    pub positions: usize,
+    /// Estimated peak memory of building it alone within [`JOB_BYTES`], in bytes: the class
+    /// being built (or its largest level) and the sources held whole (all of them unless they
+    /// do not fit; the others read a block at a time through the probe's cache).
+    pub peak_bytes: usize,
+    /// The classes it reads (canonical, one file each), each earlier in the list.
+    pub sources: Vec<String>,
+    /// The levels of its men's advancement it is analysed in, one after another, each a file
+    /// (0: analysed whole); see docs/egdb.md.
+    pub levels: usize,
+}
+
+/// Every class of up to `pieces` pieces (one of each mirrored pair), in build order, with the
+/// classes each one reads and its estimated peak within `limit` bytes a job: the graph of jobs
+/// of a build spread over many machines.
+#[must_use]
+pub fn class_jobs(pieces: usize, limit: usize) -> Vec<ClassJob> {
+    build_order(pieces)
+        .into_iter()
+        .map(|class| {
+            let plan = JobPlan::of(class, limit);
+            ClassJob {
+                class: class.to_string(),
+                positions: class.size(),
+                peak_bytes: plan.peak_bytes,
+                sources: plan.sources.iter().map(ToString::to_string).collect(),
+                levels: plan.levels.as_ref().map_or(0, Levels::count),
+            }
+        })
+        .collect()
+}
+
 impl EndgameDb {
+    /// Most memory one class's build may take ([`set_job_memory`](Self::set_job_memory)).
+    pub(super) fn job_limit(&self) -> usize {
+        self.job_bytes.unwrap_or(JOB_BYTES)
+    }
+
+    /// Builds `class` into `store` from the files of the classes it reads unless its file is
+    /// there, sound (its header and block index checked; `egdb verify` checks the blocks).
+    pub(super) fn store_job(
+        &mut self,
+        store: &Store,
+        class: Material,
+        say: &mut dyn FnMut(String),
+    ) -> Result<ClassReport, StoreError> {
+        let began = std::time::Instant::now();
+        let damaged = match store.open(class) {
+            Ok(Some(_)) => {
+                return Ok(ClassReport {
+                    class: class.to_string(),
+                    positions: class.size(),
+                    file_bytes: fs::metadata(store.path(class)).map_or(0, |m| m.len()),
+                    built: false,
+                    damaged: None,
+                    seconds: 0.0,
+                })
+            }
+            Ok(None) => None,
+            Err(e @ StoreError::Damaged { .. }) => Some(e.to_string()),
+            Err(e) => return Err(e),
+        };
+        say(format!("{class} ({:.1} M)", class.size() as f64 / 1e6));
+        let plan = JobPlan::of(class, self.job_limit());
+        if plan.peak_bytes > self.job_limit() {
+            return Err(StoreError::Damaged {
+                path: store.path(class),
+                reason: format!(
+                    "building {class} needs about {} MiB, more than the {} MiB a job may take \
+                     (--max-memory)",
+                    plan.peak_bytes >> 20,
+                    self.job_limit() >> 20
+                ),
+            });
+        }
+        let table = self.build_job(class, store, &plan, say)?;
+        store.save(class, &table)?;
+        drop(table);
+        remove_levels(class, store);
+        Ok(ClassReport {
+            class: class.to_string(),
+            positions: class.size(),
+            file_bytes: fs::metadata(store.path(class)).map_or(0, |m| m.len()),
+            built: true,
+            damaged,
+            seconds: began.elapsed().as_secs_f64(),
+        })
+    }
+
+    /// The estimated peak of `class`'s job within [`job_limit`](Self::job_limit).
+    pub(super) fn job_peak(&self, class: Material) -> usize {
+        JobPlan::of(class, self.job_limit()).peak_bytes
+    }
+
     /// Builds `class` as `plan` (its [`JobPlan`]) says, its sources read from `store`; `say`
     /// hears of each level finished. The classes held are dropped afterwards.
     ///
@@ -297,6 +400,23 @@ pub(super) fn remove_levels(class: Material, store: &Store) {
 mod tests {
     use super::*;
     use crate::rules::piece::Color;
+
+    #[test]
+    fn class_jobs_come_after_their_sources() {
+        let jobs = class_jobs(5, JOB_BYTES);
+        assert_eq!(jobs.len(), 45);
+        for (i, job) in jobs.iter().enumerate() {
+            for source in &job.sources {
+                assert!(
+                    jobs[..i].iter().any(|j| &j.class == source),
+                    "{source} is read by {} but not built before it",
+                    job.class
+                );
+            }
+            assert!(job.peak_bytes >= job.positions * BUILD_BYTES_PER_POSITION);
+        }
+        assert!(jobs[0].sources.is_empty());
+    }
 
     /// Every class of up to four pieces with men, built a level at a time with every source
     /// read through the probe (none held) and with every source held, is byte for byte the

@@ -40,7 +40,7 @@ use crate::rules::position::Position;
 use super::score::Score;
 use super::stop::Stop;
 use build::{Guard, Pace};
-pub use levels::JOB_BYTES;
+pub use levels::{class_jobs, ClassJob, JOB_BYTES};
 pub use pieces::Material;
 use pieces::Pieces;
 use probe::Probe;

@@ -28,7 +28,6 @@ use super::{EndgameDb, STORE_PIECES, STORE_SIDE};
 
 use super::file::{self as format, ClassFile};
 pub use super::file::{MAGIC, VERSION};
-use super::levels::{remove_levels, JobPlan, Levels, JOB_BYTES};
 
 /// Which positions of a class a file holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -353,49 +352,10 @@ pub(super) fn sources(class: Material) -> Vec<Material> {
 }
 
 /// The classes of a build up to `pieces` pieces, canonical, in build order.
-fn build_order(pieces: usize) -> Vec<Material> {
+pub(super) fn build_order(pieces: usize) -> Vec<Material> {
     Material::all_up_to(pieces, STORE_SIDE)
         .into_iter()
         .filter(|c| c.is_canonical())
-        .collect()
-}
-
-/// One class of a build as a job of a workflow engine (`checkers egdb classes`): what
-/// `checkers egdb build --class` of it reads and holds.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ClassJob {
-    /// The class, as in `2K1M v 1K`.
-    pub class: String,
-    /// Its positions (index slots, both sides to move).
-    pub positions: usize,
-    /// Estimated peak memory of building it alone within [`JOB_BYTES`], in bytes: the class
-    /// being built (or its largest level) and the sources held whole (all of them unless they
-    /// do not fit; the others read a block at a time through the probe's cache).
-    pub peak_bytes: usize,
-    /// The classes it reads (canonical, one file each), each earlier in the list.
-    pub sources: Vec<String>,
-    /// The levels of its men's advancement it is analysed in, one after another, each a file
-    /// (0: analysed whole); see docs/egdb.md.
-    pub levels: usize,
-}
-
-/// Every class of up to `pieces` pieces (one of each mirrored pair), in build order, with the
-/// classes each one reads and its estimated peak within `limit` bytes a job: the graph of jobs
-/// of a build spread over many machines.
-#[must_use]
-pub fn class_jobs(pieces: usize, limit: usize) -> Vec<ClassJob> {
-    build_order(pieces)
-        .into_iter()
-        .map(|class| {
-            let plan = JobPlan::of(class, limit);
-            ClassJob {
-                class: class.to_string(),
-                positions: class.size(),
-                peak_bytes: plan.peak_bytes,
-                sources: plan.sources.iter().map(ToString::to_string).collect(),
-                levels: plan.levels.as_ref().map_or(0, Levels::count),
-            }
-        })
         .collect()
 }
 
@@ -408,7 +368,7 @@ impl EndgameDb {
         let jobs = order
             .iter()
             .filter(|c| c.reds() + c.blacks() > LAYERS_HELD)
-            .map(|&c| JobPlan::of(c, self.job_limit()).peak_bytes)
+            .map(|&c| self.job_peak(c))
             .max()
             .unwrap_or(0);
         let order = build_order(pieces.min(LAYERS_HELD));
@@ -549,51 +509,6 @@ impl EndgameDb {
         }
         Ok(())
     }
-
-    /// Most memory one class's build may take ([`set_job_memory`](Self::set_job_memory)).
-    fn job_limit(&self) -> usize {
-        self.job_bytes.unwrap_or(JOB_BYTES)
-    }
-
-    /// Builds `class` into `store` from the files of the classes it reads unless its file is
-    /// there, sound (its header and block index checked; `egdb verify` checks the blocks).
-    fn store_job(
-        &mut self,
-        store: &Store,
-        class: Material,
-        say: &mut dyn FnMut(String),
-    ) -> Result<ClassReport, StoreError> {
-        let began = std::time::Instant::now();
-        let damaged = match store.open(class) {
-            Ok(Some(_)) => {
-                return Ok(ClassReport {
-                    class: class.to_string(),
-                    positions: class.size(),
-                    file_bytes: fs::metadata(store.path(class)).map_or(0, |m| m.len()),
-                    built: false,
-                    damaged: None,
-                    seconds: 0.0,
-                })
-            }
-            Ok(None) => None,
-            Err(e @ StoreError::Damaged { .. }) => Some(e.to_string()),
-            Err(e) => return Err(e),
-        };
-        say(format!("{class} ({:.1} M)", class.size() as f64 / 1e6));
-        let plan = JobPlan::of(class, self.job_limit());
-        let table = self.build_job(class, store, &plan, say)?;
-        store.save(class, &table)?;
-        drop(table);
-        remove_levels(class, store);
-        Ok(ClassReport {
-            class: class.to_string(),
-            positions: class.size(),
-            file_bytes: fs::metadata(store.path(class)).map_or(0, |m| m.len()),
-            built: true,
-            damaged,
-            seconds: began.elapsed().as_secs_f64(),
-        })
-    }
 }
 
 impl EndgameDb {
@@ -687,23 +602,6 @@ mod tests {
         assert_eq!(store.most_pieces(10), 3);
         std::fs::write(dir.path().join("odd.egdb"), b"").expect("write");
         assert_eq!(store.most_pieces(10), 10);
-    }
-
-    #[test]
-    fn class_jobs_come_after_their_sources() {
-        let jobs = class_jobs(5, JOB_BYTES);
-        assert_eq!(jobs.len(), 45);
-        for (i, job) in jobs.iter().enumerate() {
-            for source in &job.sources {
-                assert!(
-                    jobs[..i].iter().any(|j| &j.class == source),
-                    "{source} is read by {} but not built before it",
-                    job.class
-                );
-            }
-            assert!(job.peak_bytes >= job.positions * BUILD_BYTES_PER_POSITION);
-        }
-        assert!(jobs[0].sources.is_empty());
     }
 
     /// A fresh build of every class of at most `pieces` pieces, in memory.

@@ -214,6 +214,67 @@ fn seven_piece_jobs_fit_their_memory() {
     assert!(err.contains("more than the 2048 MiB"), "{err}");
 }
 
+/// A class of seven pieces built by its job from the files of the classes it reads (every
+/// class of one black king against up to five red kings, built first the same way), then
+/// checked by `egdb verify`: every position against its successors by the analyser's move
+/// generator, and the independent analyser on seeded samples. The solver then reads it.
+#[test]
+#[ignore = "builds 58 M positions of kings only (about a minute of CPU): run with --ignored"]
+fn a_seven_piece_class_is_built_and_checked_by_the_analyser() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    for class in [
+        "1K v 1K", "2K v 1K", "3K v 1K", "4K v 1K", "5K v 1K", "6K v 1K",
+    ] {
+        let out = checkers()
+            .args(["egdb", "build", "--class", class, "--egdb"])
+            .arg(dir.path())
+            .output()
+            .expect("runs");
+        assert!(out.status.success(), "{class}: {out:?}");
+    }
+    let out = checkers()
+        .args(["egdb", "verify", "--pieces", "7", "--class", "6K v 1K"])
+        .args(["--every", "7", "--sample", "30", "--egdb"])
+        .arg(dir.path())
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("0 inconsistent") && err.contains("0 disagree"),
+        "{err}"
+    );
+    let decided: usize = err
+        .rsplit("analyser ")
+        .next()
+        .and_then(|t| t.split(" of ").next())
+        .and_then(|n| n.parse().ok())
+        .expect("a count");
+    assert!(decided >= 25, "{err}");
+    let board = dir.path().join("six-kings.txt");
+    fs::write(
+        &board,
+        ".......B\n........\n.R.R.R..\n........\n.R.R.R..\n........\n........\n........\n",
+    )
+    .expect("written");
+    let solution = dir.path().join("six-kings.solution.txt");
+    let out = checkers()
+        .arg("--inputfile")
+        .arg(&board)
+        .arg("--outputfile")
+        .arg(&solution)
+        .arg("--egdb")
+        .arg(dir.path())
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        text.contains("red wins after 3 plies (proven optimal)") && text.contains("look-ups"),
+        "{text}"
+    );
+}
+
 #[test]
 fn egdb_build_refuses_a_bad_piece_count() {
     checkers()

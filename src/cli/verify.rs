@@ -50,8 +50,8 @@ pub struct VerifyArgs {
           value_parser = clap::value_parser!(u64).range(16..=1 << 20))]
     pub max_mb: u64,
 
-    /// Endgame databases (`checkers egdb build --pieces 6`) whose exact values answer the
-    /// analysis at positions of at most six pieces.
+    /// Endgame databases (`checkers egdb build --pieces 6` or 7) whose exact values answer the
+    /// analysis at positions of the classes whose files are there (at most seven pieces).
     ///
     /// Off by default: the analyser then uses nothing of the engine's rules, search or
     /// databases. With it, positions the databases hold are trusted as they are (`checkers egdb

@@ -379,7 +379,7 @@ pub struct Judged {
 }
 
 /// The per-move analysis of a legal, finished line within `limits`, with the exact values of
-/// `endgame`'s store at positions of at most six pieces when given, stopped early when `stop`
+/// `endgame`'s store at positions of at most seven pieces when given, stopped early when `stop`
 /// is set (`interrupted` then says why, for example "the time budget of 30 s (--max-seconds) ran
 /// out"): the overall verdict and one report per move. States are numbered from 1 (the puzzle)
 /// in every message.

@@ -49,14 +49,18 @@ pub(super) const NEXT: [[u8; 4]; 32] = {
     t
 };
 
-/// Binomial coefficients `C(n, k)` for `n <= 32`, `k <= 5`: the combinatorial number system.
-pub(super) const BINOM: [[u32; 6]; 33] = {
-    let mut t = [[0u32; 6]; 33];
+/// Most cells of one group the index ranks (a side of seven pieces, all kings or all men).
+pub(super) const MAX_RANKED: usize = 7;
+
+/// Binomial coefficients `C(n, k)` for `n <= 32`, `k <=` [`MAX_RANKED`]: the combinatorial
+/// number system. `C(32, 7)` is 3,365,856, well within a `u32`.
+pub(super) const BINOM: [[u32; MAX_RANKED + 1]; 33] = {
+    let mut t = [[0u32; MAX_RANKED + 1]; 33];
     let mut n = 0;
     while n <= 32 {
         t[n][0] = 1;
         let mut k = 1;
-        while k <= 5 && k <= n {
+        while k <= MAX_RANKED && k <= n {
             t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
             k += 1;
         }
@@ -136,6 +140,9 @@ mod tests {
         }
         assert_eq!(BINOM[32][5], 201_376);
         assert_eq!(BINOM[5][5], 1);
+        assert_eq!(BINOM[32][6], 906_192);
+        assert_eq!(BINOM[32][7], 3_365_856);
+        assert_eq!(BINOM[7][7], 1);
     }
 
     #[test]
@@ -145,5 +152,15 @@ mod tests {
         for (i, &m) in all.iter().enumerate() {
             assert_eq!(rank(m) as usize, i);
         }
+        // Groups of six and seven (a side of seven pieces).
+        for k in [6, 7] {
+            let all = combinations(14, k);
+            assert_eq!(all.len(), BINOM[14][k] as usize);
+            for (i, &m) in all.iter().enumerate() {
+                assert_eq!(m.count_ones() as usize, k);
+                assert_eq!(rank(m) as usize, i);
+            }
+        }
+        assert_eq!(rank(0xFE00_0000), BINOM[32][7] - 1);
     }
 }

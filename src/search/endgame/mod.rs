@@ -21,6 +21,7 @@ mod build;
 mod cells;
 mod file;
 mod index;
+mod levels;
 mod pieces;
 mod probe;
 mod reach;
@@ -39,6 +40,7 @@ use crate::rules::position::Position;
 use super::score::Score;
 use super::stop::Stop;
 use build::{Guard, Pace};
+pub use levels::{class_jobs, ClassJob, JOB_BYTES};
 pub use pieces::Material;
 use pieces::Pieces;
 use probe::Probe;
@@ -65,12 +67,20 @@ pub enum BuildError {
 /// How many index slots a build may have is the solver's knobs' to say (`search::knobs`).
 pub use super::knobs::{MAX_POSITIONS, QUICK_POSITIONS, REACH_BYTES, REACH_PIECES};
 
-/// Most pieces of one side the index supports (all of them may become kings).
+/// Most pieces of one side in a class the solver builds or analyses by itself during a solve
+/// (`fitting`, `reach`): all of them may become kings.
 const MAX_GROUP: usize = 5;
 
+/// Most pieces of one side in a class of the store's files (`checkers egdb build --pieces 7`:
+/// six against one). The index ranks groups of up to seven (`cells::MAX_RANKED`).
+const STORE_SIDE: usize = 6;
+
 /// Most pieces of a position whose class is read from the store's files a block at a time
-/// (the classes `checkers egdb build --pieces 6` writes).
-pub const PROBE_PIECES: usize = 6;
+/// (the classes `checkers egdb build --pieces 7` writes).
+pub const PROBE_PIECES: usize = 7;
+
+/// Most pieces of the classes `checkers egdb build` writes.
+pub const STORE_PIECES: usize = 7;
 
 /// Exact values of positions of a few pieces, class by class.
 #[derive(Debug, Default)]
@@ -92,6 +102,9 @@ pub struct EndgameDb {
     probe: Probe,
     /// Stops a build from outside, as its deadline does.
     stop: Stop,
+    /// Most memory one class's build (`build_store_class`) may take, in bytes (`None`:
+    /// [`JOB_BYTES`]).
+    job_bytes: Option<usize>,
 }
 
 impl EndgameDb {
@@ -104,6 +117,13 @@ impl EndgameDb {
             store: Some(store),
             ..EndgameDb::default()
         }
+    }
+
+    /// Sets the most memory one class's build from the store's files may take, in bytes:
+    /// classes it reads beyond it are read a block at a time, and a class too large to analyse
+    /// whole is analysed a level at a time (see docs/egdb.md).
+    pub fn set_job_memory(&mut self, bytes: usize) {
+        self.job_bytes = Some(bytes);
     }
 
     /// Makes every later build give up once `stop` is set, as at its deadline.
@@ -387,10 +407,10 @@ impl EndgameDb {
         if own == 0 {
             return Some(1);
         }
-        // No table has a side of more than five pieces or none (the index cannot rank them),
-        // nor a man on its crowning row or two pieces on a cell.
-        if !(1..=MAX_GROUP).contains(&m.reds())
-            || !(1..=MAX_GROUP).contains(&m.blacks())
+        // No table has a side of more than six pieces or none (none is stored), nor a man on
+        // its crowning row or two pieces on a cell.
+        if !(1..=STORE_SIDE).contains(&m.reds())
+            || !(1..=STORE_SIDE).contains(&m.blacks())
             || !index::placeable(p)
         {
             return None;
@@ -411,11 +431,11 @@ impl EndgameDb {
     }
 }
 
-/// Every class of up to `pieces` pieces (one of each mirrored pair, at most five a side), each
+/// Every class of up to `pieces` pieces (one of each mirrored pair, at most six a side), each
 /// after the classes its captures and crownings lead to: the classes `egdb build` writes.
 #[must_use]
 pub fn classes_up_to(pieces: usize) -> Vec<Material> {
-    Material::all_up_to(pieces, MAX_GROUP)
+    Material::all_up_to(pieces, STORE_SIDE)
         .into_iter()
         .filter(|c| c.is_canonical())
         .collect()
@@ -432,9 +452,10 @@ pub struct HeldClass {
 
 impl EndgameDb {
     /// Reads `class` (one of [`classes_up_to`]) whole from the store, every block's checksum
-    /// checked, and the classes its moves lead to, so that [`score`](Self::score) answers for
-    /// its positions and theirs from memory; the classes held before and not needed now are
-    /// dropped.
+    /// checked, and the classes its moves lead to (those that fit beside it within the job's
+    /// memory, see [`set_job_memory`](Self::set_job_memory); the others are read a block at a
+    /// time), so that [`score`](Self::score) answers for its positions and theirs; the classes
+    /// held before and not needed now are dropped.
     ///
     /// # Errors
     /// [`store::StoreError`] when a file is missing (naming it), damaged or unreadable.
@@ -446,7 +467,7 @@ impl EndgameDb {
             });
         };
         let class = class.canonical();
-        let mut needed = store::sources(class);
+        let mut needed = levels::JobPlan::of(class, self.job_bytes.unwrap_or(JOB_BYTES)).held;
         needed.push(class);
         self.classes.retain(|c, _| needed.contains(c));
         for &c in &needed {
@@ -464,6 +485,12 @@ impl EndgameDb {
             file_bytes,
             blocks: (class.size() * width).div_ceil(file::BLOCK_BYTES),
         })
+    }
+
+    /// Whether the store has a file of `class` with a sound header.
+    #[must_use]
+    pub fn has_file(&self, class: Material) -> bool {
+        self.store.as_ref().is_some_and(|s| s.present(class))
     }
 
     /// The position at `index` of `class`'s table (`index` below

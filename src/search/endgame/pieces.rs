@@ -79,6 +79,12 @@ impl Material {
         self.size()
     }
 
+    /// Pieces of both sides.
+    #[must_use]
+    pub fn pieces(self) -> usize {
+        self.reds() + self.blacks()
+    }
+
     /// Men of both sides.
     pub(super) fn men(self) -> usize {
         usize::from(self.red_men + self.black_men)
@@ -291,8 +297,11 @@ pub(super) fn has_jump(p: Pieces) -> bool {
 }
 
 /// The plain steps of the side to move: those that stay in the class (king steps, men steps
-/// that do not crown) are counted; those that crown are passed to `crowning` as (from, to).
-pub(super) fn steps(p: Pieces, crowning: &mut impl FnMut(u32, u32)) -> u16 {
+/// that do not crown) are counted; those that crown are passed to `leaving` as (from, to,
+/// true). When `men_leave` (an analysis of one level of a class split by its men's advancement,
+/// see `retro`), every man step is passed to `leaving` (`false` when it does not crown) and
+/// only king steps are counted.
+pub(super) fn steps(p: Pieces, men_leave: bool, leaving: &mut impl FnMut(u32, u32, bool)) -> u16 {
     let m = p.mover();
     let empty = !p.occupied();
     let mut n = 0;
@@ -308,7 +317,9 @@ pub(super) fn steps(p: Pieces, crowning: &mut impl FnMut(u32, u32)) -> u16 {
             let t = NEXT[k as usize][d];
             if t != NONE && (empty >> t) & 1 != 0 {
                 if (m.crown >> t) & 1 != 0 {
-                    crowning(k, u32::from(t));
+                    leaving(k, u32::from(t), true);
+                } else if men_leave {
+                    leaving(k, u32::from(t), false);
                 } else {
                     n += 1;
                 }

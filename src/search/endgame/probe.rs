@@ -16,11 +16,11 @@ use super::file::ClassFile;
 use super::index;
 use super::pieces::{Material, Pieces};
 use super::store::Store;
-use super::MAX_GROUP;
 use crate::search::knobs::CACHE_BYTES;
 
-/// Group sizes run from 0 to [`MAX_GROUP`]: a class's code is its four sizes in this base.
-const BASE: usize = MAX_GROUP + 1;
+/// Group sizes run from 0 to 7 (`cells::MAX_RANKED`): a class's code is its four sizes in
+/// this base.
+const BASE: usize = super::cells::MAX_RANKED + 1;
 /// Class codes.
 const CLASSES: usize = BASE * BASE * BASE * BASE;
 

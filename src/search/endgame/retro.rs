@@ -21,8 +21,12 @@ use super::build::{at, merge, Guard, Outcome};
 use super::cells::{cells, combinations, rank, BLACK_FORWARD, NEXT, NONE, RED_FORWARD};
 use super::index::{self, Decoder};
 use super::pieces::{captures, has_jump, steps, Material, Pieces};
+use super::probe::Probe;
+use super::store::Store;
 use super::table::Table;
-use super::{BuildError, EndgameDb, MAX_GROUP};
+#[cfg(test)]
+use super::MAX_GROUP;
+use super::{BuildError, EndgameDb};
 
 /// The count of a settled position (and of an unused index slot).
 const SETTLED: u8 = u8::MAX;
@@ -63,6 +67,10 @@ pub(super) struct Layout {
     weights: [usize; 4],
     /// A whole class in the tight index (see `index`): the lists above are not used.
     tight: Option<Decoder>,
+    /// With `tight`, only the placements whose men's digit is one of these (ascending): one
+    /// level of a class split by its men's advancement (see `Levels`), indexed as the whole
+    /// class is with the men's digit replaced by its place in this list.
+    pairs: Option<Vec<u32>>,
 }
 
 impl Layout {
@@ -82,6 +90,36 @@ impl Layout {
     #[cfg(test)]
     pub(super) fn plain(class: Material) -> Layout {
         Layout::from_lists(class.groups().map(|n| combinations(32, n)), [true; 4])
+    }
+
+    /// The positions of `class` (canonical) whose men's digit (see `index`) is one of `pairs`
+    /// (ascending).
+    pub(super) fn pairs(class: Material, pairs: Vec<u32>) -> Layout {
+        Layout {
+            pairs: Some(pairs),
+            ..Layout::whole(class)
+        }
+    }
+
+    /// Placements of each men's digit (the kings' digits' radix), for a layout of `pairs`.
+    fn per_pair(&self) -> usize {
+        self.tight.as_ref().map_or(1, |t| {
+            let [_, r, b] = t.radix();
+            r * b
+        })
+    }
+
+    /// The placement of the whole class at the layout's placement `l`, and the place of its
+    /// men's digit in `pairs` (0 without).
+    fn placement(&self, l: usize) -> (usize, usize) {
+        match &self.pairs {
+            Some(pairs) => {
+                let per = self.per_pair();
+                let at = l / per;
+                (pairs.get(at).map_or(0, |&m| m as usize) * per + l % per, at)
+            }
+            None => (l, 0),
+        }
     }
 
     /// Every position of `class`, which has kings only and as many a side, halved by the
@@ -130,14 +168,16 @@ impl Layout {
             radix,
             weights,
             tight: None,
+            pairs: None,
         }
     }
 
     /// Index slots (both sides to move, or red's only when halved).
     pub(super) fn slots(&self) -> usize {
-        let placements = match &self.tight {
-            Some(t) => t.placements(),
-            None => self.radix.iter().product::<usize>(),
+        let placements = match (&self.tight, &self.pairs) {
+            (Some(_), Some(pairs)) => pairs.len() * self.per_pair(),
+            (Some(t), None) => t.placements(),
+            (None, _) => self.radix.iter().product::<usize>(),
         };
         placements << self.side_bits()
     }
@@ -171,9 +211,13 @@ impl Layout {
         };
         if let Some(t) = &self.tight {
             debug_assert_eq!(p.material(), t.class());
-            return Some(
-                (index::digits(p) << self.side_bits()) | usize::from(p.side == Color::Black),
-            );
+            let mut d = index::digits(p);
+            if let Some(pairs) = &self.pairs {
+                let per = self.per_pair();
+                let at = pairs.binary_search(&u32::try_from(d / per).ok()?).ok()?;
+                d = at * per + d % per;
+            }
+            return Some((d << self.side_bits()) | usize::from(p.side == Color::Black));
         }
         let mut digits = 0;
         for g in 0..4 {
@@ -195,8 +239,9 @@ impl Layout {
     fn decode_digits(&self, i: usize) -> (Pieces, [usize; 4]) {
         let side = self.side(i);
         if let Some(t) = &self.tight {
-            let [a, b, c] = index::split(t.class(), i >> self.side_bits());
-            return (t.decode(i >> self.side_bits(), side), [a, b, c, 0]);
+            let (d, at) = self.placement(i >> self.side_bits());
+            let [a, b, c] = index::split(t.class(), d);
+            return (t.decode(d, side), [a, b, c, at]);
         }
         let mut rest = i >> self.side_bits();
         let mut groups = [0u32; 4];
@@ -222,6 +267,16 @@ impl Layout {
             let radix = t.radix();
             for level in (0..3).rev() {
                 digits[level] += 1;
+                if level == 0 {
+                    if let Some(pairs) = &self.pairs {
+                        // The next men's digit of the list (none past the layout's end).
+                        digits[3] += 1;
+                        let Some(&m) = pairs.get(digits[3]) else {
+                            return;
+                        };
+                        digits[0] = m as usize;
+                    }
+                }
                 if digits[level] < radix[level] || level == 0 {
                     t.set(&mut p.groups, [digits[0], digits[1], digits[2]], level);
                     return;
@@ -245,7 +300,7 @@ impl Layout {
     pub(super) fn decode(&self, i: usize) -> Pieces {
         let side = self.side(i);
         if let Some(t) = &self.tight {
-            return t.decode(i >> self.side_bits(), side);
+            return t.decode(self.placement(i >> self.side_bits()).0, side);
         }
         let mut rest = i >> self.side_bits();
         let mut groups = [0u32; 4];
@@ -323,149 +378,223 @@ impl EndgameDb {
         layout: &Layout,
         guard: &Guard,
     ) -> Result<Vec<u8>, BuildError> {
-        if guard.stop() {
-            return Err(BuildError::Cancelled);
-        }
-        let slots = layout.slots();
-        let mut value = vec![0u8; slots];
-        let mut count = vec![0u8; slots];
-        let mut crown = vec![0u8; slots];
-        let too_deep = std::sync::atomic::AtomicBool::new(false);
-        let sources = Sources::of(self);
-        let (mut by_distance, mut due) = value
-            .par_chunks_mut(FIRST_CHUNK)
-            .zip(count.par_chunks_mut(FIRST_CHUNK))
-            .zip(crown.par_chunks_mut(FIRST_CHUNK))
-            .enumerate()
-            .fold(
-                || (Vec::new(), Vec::new()),
-                |(mut settled, mut due): Lists, (c, ((value, count), crown))| {
-                    if guard.stop() {
-                        return (settled, due);
+        analyse_with(class, layout, &Sources::of(self), guard)
+    }
+}
+
+/// What an analysis of one class reads besides the classes held (`checkers egdb build --class`
+/// of a class of seven pieces, see `levels`).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Outside<'a> {
+    /// The store's files, read a block at a time, for the classes not held.
+    pub(super) files: Option<(&'a Probe, &'a Store)>,
+    /// Whether the layout is one level of the class's men's advancement: men's steps then
+    /// lead out of it, to the next level.
+    pub(super) level: bool,
+    /// The next level's layout and values (none for the last level).
+    pub(super) next: Option<(&'a Layout, &'a Table)>,
+}
+
+impl EndgameDb {
+    /// [`analyse`](Self::analyse), reading `outside` too.
+    ///
+    /// # Errors
+    /// As [`analyse`](Self::analyse).
+    pub(super) fn analyse_outside(
+        &self,
+        class: Material,
+        layout: &Layout,
+        outside: &Outside,
+        guard: &Guard,
+    ) -> Result<Vec<u8>, BuildError> {
+        analyse_with(class, layout, &Sources::with(self, class, outside), guard)
+    }
+}
+
+/// [`EndgameDb::analyse`] with the values outside the layout read from `sources`.
+fn analyse_with(
+    class: Material,
+    layout: &Layout,
+    sources: &Sources,
+    guard: &Guard,
+) -> Result<Vec<u8>, BuildError> {
+    if guard.stop() {
+        return Err(BuildError::Cancelled);
+    }
+    let slots = layout.slots();
+    let mut value = vec![0u8; slots];
+    let mut count = vec![0u8; slots];
+    let mut crown = vec![0u8; slots];
+    let too_deep = std::sync::atomic::AtomicBool::new(false);
+    let (mut by_distance, mut due) = value
+        .par_chunks_mut(FIRST_CHUNK)
+        .zip(count.par_chunks_mut(FIRST_CHUNK))
+        .zip(crown.par_chunks_mut(FIRST_CHUNK))
+        .enumerate()
+        .fold(
+            || (Vec::new(), Vec::new()),
+            |(mut settled, mut due): Lists, (c, ((value, count), crown))| {
+                if guard.stop() {
+                    return (settled, due);
+                }
+                let base = c * FIRST_CHUNK;
+                let (mut p, mut digits) = layout.decode_digits(base);
+                for k in 0..value.len() {
+                    if k > 0 {
+                        layout.advance(&mut p, &mut digits);
                     }
-                    let base = c * FIRST_CHUNK;
-                    let (mut p, mut digits) = layout.decode_digits(base);
-                    for k in 0..value.len() {
-                        if k > 0 {
-                            layout.advance(&mut p, &mut digits);
-                        }
-                        let index = base + k;
-                        if overlaps(p) {
+                    let index = base + k;
+                    if overlaps(p) {
+                        count[k] = SETTLED;
+                        continue;
+                    }
+                    match sources.initial(p, guard) {
+                        Start::Settled(plies) => {
                             count[k] = SETTLED;
-                            continue;
-                        }
-                        match sources.initial(p, guard) {
-                            Start::Settled(plies) => {
-                                count[k] = SETTLED;
-                                if let Some(plies) = plies {
-                                    if plies >= MAX_VALUE {
-                                        too_deep.store(true, std::sync::atomic::Ordering::Relaxed);
-                                        continue;
-                                    }
-                                    value[k] = plies as u8 + 1;
-                                    at(&mut settled, plies).push(index as u32);
-                                }
-                            }
-                            Start::Open {
-                                count: n,
-                                crowning_loss,
-                                crowning_win,
-                            } => {
-                                count[k] = n;
-                                if crowning_loss >= MAX_VALUE
-                                    || crowning_win.is_some_and(|w| w >= MAX_VALUE)
-                                {
+                            if let Some(plies) = plies {
+                                if plies >= MAX_VALUE {
                                     too_deep.store(true, std::sync::atomic::Ordering::Relaxed);
                                     continue;
                                 }
-                                crown[k] = crowning_loss as u8;
-                                if let Some(win) = crowning_win {
-                                    at(&mut due, win).push(index as u32);
-                                }
+                                value[k] = plies as u8 + 1;
+                                at(&mut settled, plies).push(index as u32);
+                            }
+                        }
+                        Start::Open {
+                            count: n,
+                            crowning_loss,
+                            crowning_win,
+                        } => {
+                            count[k] = n;
+                            if crowning_loss >= MAX_VALUE
+                                || crowning_win.is_some_and(|w| w >= MAX_VALUE)
+                            {
+                                too_deep.store(true, std::sync::atomic::Ordering::Relaxed);
+                                continue;
+                            }
+                            crown[k] = crowning_loss as u8;
+                            if let Some(win) = crowning_win {
+                                at(&mut due, win).push(index as u32);
                             }
                         }
                     }
-                    (settled, due)
-                },
-            )
-            .reduce(
-                || (Vec::new(), Vec::new()),
-                |(a1, a2), (b1, b2)| (merge(a1, b1), merge(a2, b2)),
-            );
-        let mut plies = 0;
-        while plies < by_distance.len().max(due.len()) {
-            if guard.stop() {
-                return Err(BuildError::Cancelled);
-            }
-            if plies + 2 > MAX_VALUE {
-                return Err(BuildError::TooDeep(class.to_string()));
-            }
-            // Positions due now settle unless something settled them sooner.
-            if let Some(list) = due.get_mut(plies) {
-                for i in std::mem::take(list) {
-                    let i = i as usize;
-                    if count[i] != SETTLED {
-                        count[i] = SETTLED;
-                        value[i] = plies as u8 + 1;
-                        at(&mut by_distance, plies).push(i as u32);
-                    }
                 }
-            }
-            let frontier = std::mem::take(at(&mut by_distance, plies));
-            for round in frontier.chunks(ROUND) {
-                let (next, later) =
-                    backward_round(layout, round, plies, &mut value, &mut count, &crown, guard);
-                if !next.is_empty() {
-                    at(&mut by_distance, plies + 1).extend(next);
-                }
-                for (d, j) in later {
-                    at(&mut due, d).push(j);
-                }
-            }
-            plies += 1;
-        }
+                (settled, due)
+            },
+        )
+        .reduce(
+            || (Vec::new(), Vec::new()),
+            |(a1, a2), (b1, b2)| (merge(a1, b1), merge(a2, b2)),
+        );
+    let mut plies = 0;
+    while plies < by_distance.len().max(due.len()) {
         if guard.stop() {
             return Err(BuildError::Cancelled);
         }
-        if guard.found_missing() {
-            return Err(BuildError::MissingClass(format!(
-                "one that {class} leads to"
-            )));
-        }
-        if too_deep.into_inner() {
+        if plies + 2 > MAX_VALUE {
             return Err(BuildError::TooDeep(class.to_string()));
         }
-        Ok(value)
+        // Positions due now settle unless something settled them sooner.
+        if let Some(list) = due.get_mut(plies) {
+            for i in std::mem::take(list) {
+                let i = i as usize;
+                if count[i] != SETTLED {
+                    count[i] = SETTLED;
+                    value[i] = plies as u8 + 1;
+                    at(&mut by_distance, plies).push(i as u32);
+                }
+            }
+        }
+        let frontier = std::mem::take(at(&mut by_distance, plies));
+        for round in frontier.chunks(ROUND) {
+            let (next, later) =
+                backward_round(layout, round, plies, &mut value, &mut count, &crown, guard);
+            if !next.is_empty() {
+                at(&mut by_distance, plies + 1).extend(next);
+            }
+            for (d, j) in later {
+                at(&mut due, d).push(j);
+            }
+        }
+        plies += 1;
     }
+    if guard.stop() {
+        return Err(BuildError::Cancelled);
+    }
+    if guard.found_missing() {
+        return Err(BuildError::MissingClass(format!(
+            "one that {class} leads to"
+        )));
+    }
+    if too_deep.into_inner() {
+        return Err(BuildError::TooDeep(class.to_string()));
+    }
+    Ok(value)
 }
 
 /// Where the first pass reads the values of the classes captures and crownings lead to: every
 /// class held in full or analysed over a layout, by material, looked up without hashing.
 struct Sources<'a> {
     by_material: Vec<Option<(Option<&'a Layout>, &'a Table)>>,
+    /// Where the classes not held are read a block at a time (a class of seven pieces built
+    /// with only some of its sources in memory).
+    files: Option<(&'a Probe, &'a Store)>,
+    /// Whether men's steps leave the layout (one level of a class split by its men's
+    /// advancement: they lead to the next level, held as a layout of the class).
+    men_leave: bool,
 }
 
-/// The place of a material (the four group sizes, each at most [`MAX_GROUP`]) in
-/// [`Sources::by_material`].
+/// Group sizes run from 0 to 7 (`cells::MAX_RANKED`): a material's code is its four sizes
+/// in this base.
+const MATERIAL_BASE: usize = super::cells::MAX_RANKED + 1;
+
+/// The place of a material (the four group sizes, each at most 7) in
+/// [`Sources::by_material`]; [`usize::MAX`] (no place) for a group of more.
 fn material_code(groups: [usize; 4]) -> usize {
-    groups.iter().fold(0, |code, &n| code * (MAX_GROUP + 1) + n)
+    if groups.iter().any(|&n| n >= MATERIAL_BASE) {
+        return usize::MAX;
+    }
+    groups.iter().fold(0, |code, &n| code * MATERIAL_BASE + n)
 }
 
 impl<'a> Sources<'a> {
     fn of(db: &'a EndgameDb) -> Sources<'a> {
-        let mut by_material = vec![None; (MAX_GROUP + 1).pow(4)];
+        let mut by_material = vec![None; MATERIAL_BASE.pow(4)];
         if let Some(reach) = &db.reach {
             for (class, layout, table) in reach.tables() {
-                by_material[material_code(class.groups())] = Some((Some(layout), table));
+                if let Some(slot) = by_material.get_mut(material_code(class.groups())) {
+                    *slot = Some((Some(layout), table));
+                }
             }
         }
         // A class held in full answers before an analysed one, as `EndgameDb::raw` does.
         // Whole classes are kept canonical, and answer for their mirrored class too.
         for (class, table) in &db.classes {
-            by_material[material_code(class.groups())] = Some((None, table));
-            by_material[material_code(class.mirrored().groups())] = Some((None, table));
+            for code in [class.groups(), class.mirrored().groups()].map(material_code) {
+                if let Some(slot) = by_material.get_mut(code) {
+                    *slot = Some((None, table));
+                }
+            }
         }
-        Sources { by_material }
+        Sources {
+            by_material,
+            files: None,
+            men_leave: false,
+        }
+    }
+
+    /// The sources of an analysis of `class` that reads `outside` besides the classes `db`
+    /// holds.
+    fn with(db: &'a EndgameDb, class: Material, outside: &Outside<'a>) -> Sources<'a> {
+        let mut sources = Sources::of(db);
+        if let Some((layout, table)) = outside.next {
+            if let Some(slot) = sources.by_material.get_mut(material_code(class.groups())) {
+                *slot = Some((Some(layout), table));
+            }
+        }
+        sources.files = outside.files;
+        sources.men_leave = outside.level;
+        sources
     }
 
     /// The stored value of `p` (`plies + 1`, 0 for a draw; a side without pieces has lost).
@@ -485,15 +614,18 @@ impl<'a> Sources<'a> {
             // value is never read.
             return 0;
         }
-        let found = self
+        let found = match self
             .by_material
             .get(material_code(groups))
             .copied()
             .flatten()
-            .and_then(|(layout, table)| match layout {
-                None => Some(table.get(p.index())),
-                Some(layout) => layout.index(p).map(|i| table.get(i)),
-            });
+        {
+            Some((None, table)) => Some(table.get(p.index())),
+            Some((Some(layout), table)) => layout.index(p).map(|i| table.get(i)),
+            None => self
+                .files
+                .and_then(|(probe, store)| probe.raw(store, p, p.material())),
+        };
         found.unwrap_or_else(|| {
             guard.note_missing();
             0
@@ -516,12 +648,13 @@ impl<'a> Sources<'a> {
         }
         let mut crowning = Outcome::NONE;
         let mut crownings = 0;
-        let within = steps(p, &mut |from, to| {
+        let within = steps(p, self.men_leave, &mut |from, to, king| {
             crownings += 1;
-            crowning.add(self.value(p.after(from, to, true, 0), guard));
+            crowning.add(self.value(p.after(from, to, king, 0), guard));
         });
         if within == 0 {
-            // Only crowning moves, or none at all (lost now).
+            // Only moves out of the layout (crownings, men steps of a level), or none at all
+            // (lost now).
             return Start::Settled(if crownings == 0 {
                 Some(0)
             } else {

@@ -22,7 +22,9 @@ use thiserror::Error;
 use super::build::Guard;
 use super::pieces::Material;
 use super::table::Table;
-use super::{EndgameDb, MAX_GROUP};
+#[cfg(test)]
+use super::MAX_GROUP;
+use super::{EndgameDb, STORE_PIECES, STORE_SIDE};
 
 use super::file::{self as format, ClassFile};
 pub use super::file::{MAGIC, VERSION};
@@ -38,6 +40,9 @@ pub(super) enum Extent {
     /// The positions a puzzle can reach, analysed from its red and black men's cells
     /// (`<class>@<red>-<black>.egdb`, the cells as hexadecimal masks); see `reach`.
     Reach([u32; 2]),
+    /// One level of the men's advancement of a class built a level at a time (see `levels`):
+    /// `<class>.level-NN.egdb`, removed once the class's file is written.
+    Level(u8),
 }
 
 /// Why a database file could not be used or written.
@@ -102,6 +107,7 @@ impl Store {
         match extent {
             Extent::Whole => self.dir.join(format!("{name}.egdb")),
             Extent::Halved => self.dir.join(format!("{name}.half.egdb")),
+            Extent::Level(level) => self.dir.join(format!("{name}.level-{level:02}.egdb")),
             Extent::Reach([red, black]) => {
                 self.dir.join(format!("{name}@{red:08x}-{black:08x}.egdb"))
             }
@@ -264,6 +270,7 @@ fn key_bytes(extent: Extent) -> Vec<u8> {
     match extent {
         Extent::Whole => Vec::new(),
         Extent::Halved => b"halved".to_vec(),
+        Extent::Level(level) => [b"level".as_slice(), &[level]].concat(),
         Extent::Reach([red, black]) => [red.to_le_bytes(), black.to_le_bytes()].concat(),
     }
 }
@@ -299,10 +306,14 @@ pub struct BuildPlan {
     pub peak_bytes: usize,
 }
 
+/// Most pieces of the classes [`EndgameDb::build_store`] builds holding the smaller ones in
+/// memory; the classes of more are built one at a time as the jobs of `build --class` are.
+const LAYERS_HELD: usize = 6;
+
 /// Bytes per position of the class being built, at the peak: its value, its count of moves and
 /// its crowning byte (see `retro`), the lists of positions by distance (four bytes for about
 /// half of them at once), and its compressed copy while it is written.
-const BUILD_BYTES_PER_POSITION: usize = 6;
+pub(super) const BUILD_BYTES_PER_POSITION: usize = 6;
 
 /// Pieces of the class a file's name (without `.egdb`) is of: `2K1M-v-2K`, with `.half` or
 /// `@key` after it for a halved or reachable-only file.
@@ -341,44 +352,10 @@ pub(super) fn sources(class: Material) -> Vec<Material> {
 }
 
 /// The classes of a build up to `pieces` pieces, canonical, in build order.
-fn build_order(pieces: usize) -> Vec<Material> {
-    Material::all_up_to(pieces, MAX_GROUP)
+pub(super) fn build_order(pieces: usize) -> Vec<Material> {
+    Material::all_up_to(pieces, STORE_SIDE)
         .into_iter()
         .filter(|c| c.is_canonical())
-        .collect()
-}
-
-/// One class of a build as a job of a workflow engine (`checkers egdb classes`): what
-/// `checkers egdb build --class` of it reads and holds.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ClassJob {
-    /// The class, as in `2K1M v 1K`.
-    pub class: String,
-    /// Its positions (index slots, both sides to move).
-    pub positions: usize,
-    /// Estimated peak memory of building it alone, in bytes: the class being built and every
-    /// source held whole.
-    pub peak_bytes: usize,
-    /// The classes it reads (canonical, one file each), each earlier in the list.
-    pub sources: Vec<String>,
-}
-
-/// Every class of up to `pieces` pieces (one of each mirrored pair), in build order, with the
-/// classes each one reads: the graph of jobs of a build spread over many machines.
-#[must_use]
-pub fn class_jobs(pieces: usize) -> Vec<ClassJob> {
-    build_order(pieces)
-        .into_iter()
-        .map(|class| {
-            let sources = sources(class);
-            ClassJob {
-                class: class.to_string(),
-                positions: class.size(),
-                peak_bytes: class.size() * BUILD_BYTES_PER_POSITION
-                    + sources.iter().map(|s| s.size()).sum::<usize>(),
-                sources: sources.iter().map(ToString::to_string).collect(),
-            }
-        })
         .collect()
 }
 
@@ -387,6 +364,14 @@ impl EndgameDb {
     #[must_use]
     pub fn build_plan(&self, pieces: usize) -> BuildPlan {
         let order = build_order(pieces);
+        // Seven pieces are built one class at a time from the files (`build_job`).
+        let jobs = order
+            .iter()
+            .filter(|c| c.reds() + c.blacks() > LAYERS_HELD)
+            .map(|&c| self.job_peak(c))
+            .max()
+            .unwrap_or(0);
+        let order = build_order(pieces.min(LAYERS_HELD));
         let present = |c: Material| self.store.as_ref().is_some_and(|s| s.present(c));
         let top = order
             .iter()
@@ -411,6 +396,7 @@ impl EndgameDb {
             })
             .max()
             .unwrap_or(0);
+        let order = build_order(pieces);
         BuildPlan {
             classes: order.iter().map(ToString::to_string).collect(),
             positions: order.iter().map(|c| c.size()).sum(),
@@ -419,17 +405,20 @@ impl EndgameDb {
                 .filter(|&&c| !present(c))
                 .map(|c| c.size())
                 .sum(),
-            peak_bytes: below + peak,
+            peak_bytes: (below + peak).max(jobs),
         }
     }
 
-    /// Makes the store hold every class of at most `pieces` pieces (at most five a side), one
+    /// Makes the store hold every class of at most `pieces` pieces (at most six a side), one
     /// of each mirrored pair: classes whose file has a good header are kept (read when a larger
     /// class needs them, every block's checksum then checked), the others built and written,
     /// each to a temporary file renamed when whole, so that a build stopped at any point goes
     /// on from the classes it finished. A class of the top layer is held only while the
-    /// classes built next need it. `started` hears of each class before it is built (its name
-    /// and positions), `report` of each class when it is done.
+    /// classes built next need it. The classes of seven pieces are built one at a time from
+    /// the files, as [`build_store_class`](Self::build_store_class) builds them. `started`
+    /// hears of each class before it is built (its name and positions) and of each level of a
+    /// class built a level at a time (with 0 positions), `report` of each class when it is
+    /// done.
     ///
     /// # Errors
     /// [`StoreError::Io`] when a file cannot be read or written, and
@@ -444,7 +433,7 @@ impl EndgameDb {
             return Ok(());
         };
         let guard = Guard::until(None);
-        let order = build_order(pieces);
+        let order = build_order(pieces.min(LAYERS_HELD));
         let top = order
             .iter()
             .map(|c| c.reds() + c.blacks())
@@ -511,6 +500,13 @@ impl EndgameDb {
                 },
             });
         }
+        self.classes.clear();
+        for class in build_order(pieces) {
+            if class.reds() + class.blacks() > LAYERS_HELD {
+                let r = self.store_job(&store, class, &mut |line| started(&line, 0))?;
+                report(&r);
+            }
+        }
         Ok(())
     }
 }
@@ -526,53 +522,40 @@ impl EndgameDb {
     /// [`StoreError::Damaged`] when no class has that name or a class it reads has no file
     /// (naming it), and as [`build_store`](Self::build_store).
     pub fn build_store_class(&mut self, name: &str) -> Result<ClassReport, StoreError> {
+        self.build_store_class_saying(name, &mut |_| {})
+    }
+
+    /// [`build_store_class`](Self::build_store_class), telling `say` of each level finished of
+    /// a class built a level at a time. A class of seven pieces too large to analyse whole is
+    /// analysed one level of its men's advancement after another, each written to a file
+    /// (`<class>.level-NN.egdb`) that a job run again reads instead of analysing it again.
+    ///
+    /// # Errors
+    /// As [`build_store_class`](Self::build_store_class).
+    pub fn build_store_class_saying(
+        &mut self,
+        name: &str,
+        say: &mut dyn FnMut(String),
+    ) -> Result<ClassReport, StoreError> {
         let Some(store) = self.store.clone() else {
             return Err(StoreError::Damaged {
                 path: PathBuf::new(),
                 reason: "no database directory".to_string(),
             });
         };
-        let Some(class) = build_order(2 * MAX_GROUP)
+        let Some(class) = build_order(STORE_PIECES)
             .into_iter()
             .find(|c| c.to_string() == name)
         else {
             return Err(StoreError::Damaged {
                 path: store.dir().to_path_buf(),
-                reason: format!("no class is named `{name}` (write it as in `2K1M v 1K`)"),
+                reason: format!(
+                    "no class is named `{name}` (write it as in `2K1M v 1K`, the side with more \
+                     first, at most seven pieces)"
+                ),
             });
         };
-        let began = std::time::Instant::now();
-        let built = !store.present(class);
-        if built {
-            self.classes.clear();
-            for source in sources(class) {
-                let table = store.load(source)?.ok_or_else(|| StoreError::Damaged {
-                    path: store.path(source),
-                    reason: format!("missing: {source} must be built before {class}"),
-                })?;
-                self.insert_class(source, table);
-            }
-            let table =
-                self.build(class, &Guard::until(None))
-                    .map_err(|e| StoreError::Damaged {
-                        path: store.path(class),
-                        reason: e.to_string(),
-                    })?;
-            store.save(class, &table)?;
-            self.classes.clear();
-        }
-        Ok(ClassReport {
-            class: class.to_string(),
-            positions: class.size(),
-            file_bytes: fs::metadata(store.path(class)).map_or(0, |m| m.len()),
-            built,
-            damaged: None,
-            seconds: if built {
-                began.elapsed().as_secs_f64()
-            } else {
-                0.0
-            },
-        })
+        self.store_job(&store, class, say)
     }
 }
 
@@ -619,23 +602,6 @@ mod tests {
         assert_eq!(store.most_pieces(10), 3);
         std::fs::write(dir.path().join("odd.egdb"), b"").expect("write");
         assert_eq!(store.most_pieces(10), 10);
-    }
-
-    #[test]
-    fn class_jobs_come_after_their_sources() {
-        let jobs = class_jobs(5);
-        assert_eq!(jobs.len(), 45);
-        for (i, job) in jobs.iter().enumerate() {
-            for source in &job.sources {
-                assert!(
-                    jobs[..i].iter().any(|j| &j.class == source),
-                    "{source} is read by {} but not built before it",
-                    job.class
-                );
-            }
-            assert!(job.peak_bytes >= job.positions * BUILD_BYTES_PER_POSITION);
-        }
-        assert!(jobs[0].sources.is_empty());
     }
 
     /// A fresh build of every class of at most `pieces` pieces, in memory.
@@ -851,6 +817,63 @@ mod tests {
             why.contains(&store.path(class).display().to_string()),
             "{why}"
         );
+    }
+
+    /// The file of a class of seven pieces is read through the one probe, and refused when
+    /// damaged (a flipped byte in a block, a truncated file, another class's file under its
+    /// name), the message naming the file.
+    #[test]
+    fn damaged_seven_piece_files_are_refused() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let store = Store::new(dir.path());
+        let sevens: Vec<Material> = super::super::classes_up_to(7)
+            .into_iter()
+            .filter(|c| c.pieces() == 7)
+            .collect();
+        assert_eq!(sevens.len(), 52);
+        let class = *sevens.iter().min_by_key(|c| c.size()).expect("a class");
+        // Made-up values with sound checksums: each position's value is its index's low bits.
+        let values: Vec<u8> = (0..class.size()).map(|i| (i % 251) as u8).collect();
+        store.save(class, &Table::Bytes(values)).expect("written");
+        let layout = super::super::retro::Layout::whole(class);
+        let db = EndgameDb::with_store(Store::new(dir.path()));
+        for i in [0, 12_345, class.size() / 2, class.size() - 1] {
+            let p = layout.decode(i);
+            assert_eq!(p.occupied().count_ones(), 7);
+            assert_eq!(db.raw(p), Some((i % 251) as u16), "{class} {i}");
+            assert_eq!(db.raw(p.mirrored()), Some((i % 251) as u16), "mirrored");
+            let pos = p.to_position().expect("a position");
+            assert!(db.score(&pos, 0).is_some());
+        }
+        let good = fs::read(store.path(class)).expect("written");
+        // A flipped byte in the last block.
+        let mut bytes = good.clone();
+        let last = bytes.len() - 3;
+        bytes[last] ^= 0x08;
+        fs::write(store.path(class), &bytes).expect("written");
+        let db = EndgameDb::with_store(Store::new(dir.path()));
+        assert_eq!(db.raw(layout.decode(class.size() - 1)), None);
+        let why = db.damaged_file().expect("reported");
+        assert!(
+            why.contains("checksum")
+                && why.contains("block")
+                && why.contains(&store.path(class).display().to_string()),
+            "{why}"
+        );
+        // Truncated: the header or the index says so.
+        fs::write(store.path(class), &good[..good.len() / 2]).expect("written");
+        let err = store.open(class).expect_err("refused").to_string();
+        assert!(err.contains("damaged") && err.contains(".egdb"), "{err}");
+        assert!(matches!(store.load(class), Err(StoreError::Damaged { .. })));
+        // Another class's file under this name.
+        let other = *sevens.iter().find(|&&c| c != class).expect("another class");
+        fs::write(store.path(other), &good).expect("written");
+        let err = store.open(other).expect_err("refused").to_string();
+        assert!(
+            err.contains(&format!("not the database of {other}")),
+            "{err}"
+        );
+        assert!(!store.present(other));
     }
 
     /// A file of the previous format (version 1, uncompressed) is refused, naming the file and

@@ -420,7 +420,7 @@ fn bench_long_wins_checks_the_lines_against_the_databases() {
         .assert()
         .failure()
         .stderr(predicate::str::contains(
-            "--long-wins needs --pieces of at most 6",
+            "--long-wins needs --pieces of at most 7",
         ));
 }
 

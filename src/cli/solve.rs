@@ -85,6 +85,8 @@ pub enum EvalArg {
     Hand,
     /// The trained evaluation with the shipped weights.
     Trained,
+    /// The trained tables plus a network, with the shipped weights.
+    Net,
 }
 
 impl From<FormatArg> for OutputFormat {
@@ -223,6 +225,7 @@ pub fn solve_options(engine: &EngineArgs) -> Result<SolveOptions> {
         }
         (Some(EvalArg::Hand), None) => Evaluator::Puzzle,
         (Some(EvalArg::Trained), None) => Evaluator::shipped()?,
+        (Some(EvalArg::Net), None) => Evaluator::shipped_net()?,
         (None, None) => Evaluator::solver_default(),
     };
     let options = SolveOptions {

@@ -116,6 +116,7 @@ pub fn run(args: &ThinkArgs, started: std::time::Instant) -> Result<ExitCode> {
             options.search.evaluator = Evaluator::Hand(Weights::default());
         }
         (Some(EvalArg::Trained), None) => options.search.evaluator = Evaluator::shipped()?,
+        (Some(EvalArg::Net), None) => options.search.evaluator = Evaluator::shipped_net()?,
         (None, None) => {}
     }
     let mut engine = Engine::new(options);

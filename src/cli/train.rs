@@ -68,8 +68,8 @@ pub struct TrainArgs {
     #[arg(long, value_enum, default_value = "linear")]
     pub model: ModelArg,
 
-    /// Start the tables from this weights file (a `CKEV` file) instead of zero (`--model net`):
-    /// the network then learns what the tables miss.
+    /// Start the tables from this weights file (a `CKEV` file) instead of zero: with `--model
+    /// net` the network then learns what the tables miss.
     #[arg(long, value_name = "FILE")]
     pub init: Option<PathBuf>,
 
@@ -116,10 +116,9 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
     if !(0.0..=1.0).contains(&config.score_weight) || !positive(config.score_scale) {
         bail!("--score-weight must be between 0 and 1, --score-scale positive");
     }
-    let init = match (&args.init, args.model) {
-        (Some(path), ModelArg::Net) => Some(trained::TrainedWeights::from_file(path)?),
-        (Some(_), ModelArg::Linear) => bail!("--init starts a network's tables: use --model net"),
-        (None, _) => None,
+    let init = match &args.init {
+        Some(path) => Some(trained::TrainedWeights::from_file(path)?),
+        None => None,
     };
     let mut records = Vec::new();
     for spec in &args.data {
@@ -175,7 +174,10 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
     let name = args.out.display().to_string();
     let (bytes, held_loss, int_loss) = match args.model {
         ModelArg::Linear => {
-            let model = train::fit(&training, &held, &config, &mut report);
+            let start = init
+                .as_ref()
+                .map_or_else(train::Model::zero, train::Model::from_weights);
+            let model = train::fit_from(start, &training, &held, &config, &mut report);
             let weights = model.quantize(&name)?;
             let loss = train::quantized_loss(&weights, &records);
             (weights.to_bytes(), model.loss(&held), loss)

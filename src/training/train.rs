@@ -352,7 +352,17 @@ pub fn fit(
     config: &TrainConfig,
     report: &mut dyn FnMut(&EpochReport),
 ) -> Model {
-    let mut model = Model::zero();
+    fit_from(Model::zero(), train, held, config, report)
+}
+
+/// [`fit`] from `model`'s weights rather than zero.
+pub fn fit_from(
+    mut model: Model,
+    train: &Samples,
+    held: &Samples,
+    config: &TrainConfig,
+    report: &mut dyn FnMut(&EpochReport),
+) -> Model {
     let mut adam = LazyAdam::new();
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let mut rate = config.learning_rate;

@@ -135,11 +135,7 @@ impl Evaluator {
     /// # Errors
     /// [`trained::WeightsError`] when the file cannot be read or is refused.
     pub fn from_file(path: &Path) -> Result<Evaluator, trained::WeightsError> {
-        let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| trained::WeightsError {
-            source_name: name.clone(),
-            reason: e.to_string(),
-        })?;
+        let (name, bytes) = trained::read_file(path)?;
         if bytes.starts_with(&net::MAGIC) {
             Ok(Evaluator::Net(Arc::new(net::NetWeights::from_bytes(
                 &name, &bytes,

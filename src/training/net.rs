@@ -10,9 +10,7 @@
 use crate::play::player::SplitMix64;
 use crate::rules::position::Position;
 use crate::search::eval::net::{self, Layers, NetWeights, H1, H2, INPUTS, ONE, W_ONE};
-use crate::search::eval::trained::{
-    self, TrainedWeights, WeightsError, EVAL_ONE, FEATURES, PHASES,
-};
+use crate::search::eval::trained::{self, TrainedWeights, WeightsError, FEATURES, PHASES};
 
 use super::dataset::Record;
 use super::train::{sigmoid, EpochReport, Model, Samples, TrainConfig};
@@ -309,21 +307,7 @@ fn backward(l: &Layer, fw: &Forward, features: &[u16], g: f64, grad: &mut Layer)
 /// Mean log-loss of the integer evaluation of `weights` over `records` (as the engine sees them).
 #[must_use]
 pub fn quantized_loss(weights: &NetWeights, records: &[Record]) -> f64 {
-    let mut sum = 0.0;
-    let mut n = 0usize;
-    for r in records {
-        let Some(e) = weights.evaluate(&r.position) else {
-            continue;
-        };
-        let p = sigmoid(f64::from(e) / f64::from(EVAL_ONE));
-        sum += super::train::log_loss(p, f64::from(super::train::target(r)));
-        n += 1;
-    }
-    if n == 0 {
-        0.0
-    } else {
-        sum / n as f64
-    }
+    super::train::evaluation_loss(records, |pos| weights.evaluate(pos))
 }
 
 /// A position's evaluation by a model in training, in logits (for tests).

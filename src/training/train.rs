@@ -254,10 +254,16 @@ impl Model {
 /// Mean log-loss of the integer evaluation of `weights` over `records` (as the engine sees them).
 #[must_use]
 pub fn quantized_loss(weights: &TrainedWeights, records: &[Record]) -> f64 {
+    evaluation_loss(records, |pos| weights.evaluate(pos))
+}
+
+/// Mean log-loss of an integer evaluation (in hundredths of a logit; `None` skips the
+/// position) over `records`, against their labels.
+pub fn evaluation_loss(records: &[Record], evaluate: impl Fn(&Position) -> Option<i32>) -> f64 {
     let mut sum = 0.0;
     let mut n = 0usize;
     for r in records {
-        let Some(e) = weights.evaluate(&r.position) else {
+        let Some(e) = evaluate(&r.position) else {
             continue;
         };
         let p = sigmoid(f64::from(e) / f64::from(trained::EVAL_ONE));

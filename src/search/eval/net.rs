@@ -298,11 +298,7 @@ impl NetWeights {
     /// # Errors
     /// [`WeightsError`] when it cannot be read or is refused.
     pub fn from_file(path: &std::path::Path) -> Result<NetWeights, WeightsError> {
-        let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| WeightsError {
-            source_name: name.clone(),
-            reason: e.to_string(),
-        })?;
+        let (name, bytes) = trained::read_file(path)?;
         NetWeights::from_bytes(&name, &bytes)
     }
 

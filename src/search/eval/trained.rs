@@ -231,11 +231,7 @@ impl TrainedWeights {
     /// # Errors
     /// [`WeightsError`] when it cannot be read or is refused.
     pub fn from_file(path: &std::path::Path) -> Result<TrainedWeights, WeightsError> {
-        let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| WeightsError {
-            source_name: name.clone(),
-            reason: e.to_string(),
-        })?;
+        let (name, bytes) = read_file(path)?;
         TrainedWeights::from_bytes(&name, &bytes)
     }
 
@@ -282,6 +278,21 @@ impl TrainedWeights {
         });
         let n = i64::from(view.pieces());
         open * n + end * (i64::from(FULL_BOARD) - n)
+    }
+}
+
+/// The bytes of a weights file of either kind, with the name errors give it.
+///
+/// # Errors
+/// [`WeightsError`] when it cannot be read.
+pub fn read_file(path: &std::path::Path) -> Result<(String, Vec<u8>), WeightsError> {
+    let name = path.display().to_string();
+    match std::fs::read(path) {
+        Ok(bytes) => Ok((name, bytes)),
+        Err(e) => Err(WeightsError {
+            source_name: name,
+            reason: e.to_string(),
+        }),
     }
 }
 

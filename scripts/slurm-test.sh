@@ -165,7 +165,6 @@ egdb_pieces: 4
 selfplay:
   games: 8
   chunk_games: 4
-  shards: 2
   player: engine:nodes=300
   egdb_pieces: 4
 train:

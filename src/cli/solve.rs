@@ -85,6 +85,8 @@ pub enum EvalArg {
     Hand,
     /// The trained evaluation with the shipped weights.
     Trained,
+    /// The trained tables plus a network, with the shipped weights.
+    Net,
 }
 
 impl From<FormatArg> for OutputFormat {
@@ -193,6 +195,7 @@ pub struct EngineArgs {
     /// `trained`: the player's shipped weights choose among the moves the deepening scores
     /// within a quarter of a man of its best. `hand`: the solver's hand-written set, the one its
     /// proofs search with, plays the deepening's own move (`puzzle` is another name for it).
+    /// `net`: as `trained`, with the shipped tables-and-network weights.
     /// Proven moves, and the work to prove them, are the same with either: a proven move is the
     /// canonical one.
     #[arg(long, value_enum, value_name = "EVAL", conflicts_with = "weights")]
@@ -223,6 +226,7 @@ pub fn solve_options(engine: &EngineArgs) -> Result<SolveOptions> {
         }
         (Some(EvalArg::Hand), None) => Evaluator::Puzzle,
         (Some(EvalArg::Trained), None) => Evaluator::shipped()?,
+        (Some(EvalArg::Net), None) => Evaluator::shipped_net()?,
         (None, None) => Evaluator::solver_default(),
     };
     let options = SolveOptions {

@@ -68,7 +68,8 @@ pub struct ThinkArgs {
     pub info: bool,
 
     /// The evaluation (default: trained): `trained`, the trained tables with the shipped weights,
-    /// or `hand`, the player's hand-written set (the baseline).
+    /// `net`, those tables with a small network beside them, or `hand`, the player's
+    /// hand-written set (the baseline).
     #[arg(long, value_enum, value_name = "EVAL", conflicts_with = "weights")]
     pub eval: Option<EvalArg>,
 
@@ -116,6 +117,7 @@ pub fn run(args: &ThinkArgs, started: std::time::Instant) -> Result<ExitCode> {
             options.search.evaluator = Evaluator::Hand(Weights::default());
         }
         (Some(EvalArg::Trained), None) => options.search.evaluator = Evaluator::shipped()?,
+        (Some(EvalArg::Net), None) => options.search.evaluator = Evaluator::shipped_net()?,
         (None, None) => {}
     }
     let mut engine = Engine::new(options);

@@ -1,5 +1,5 @@
-//! `checkers train`: fits the trained evaluation's weights to self-play data and writes a
-//! weights file (see docs/training.md).
+//! `checkers train`: fits the trained evaluation's weights (the tables, or with `--model net`
+//! the tables and a network) to self-play data and writes a weights file (see docs/training.md).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,6 +11,7 @@ use clap::Args;
 use checkers::formats::files;
 use checkers::search::eval::trained;
 use checkers::training::dataset;
+use checkers::training::net;
 use checkers::training::train::{self, TrainConfig};
 
 use super::output;
@@ -58,13 +59,36 @@ pub struct TrainArgs {
     #[arg(long = "score-scale", value_name = "X", default_value_t = TrainConfig::default().score_scale)]
     pub score_scale: f64,
 
-    /// Seed of the shuffles.
+    /// Seed of the shuffles (and of the network's first weights).
     #[arg(long, value_name = "N", default_value_t = TrainConfig::default().seed)]
     pub seed: u64,
+
+    /// What to fit: `linear`, the tables (a `CKEV` file), or `net`, the tables and a network
+    /// over the pieces together (a `CKNN` file, `engine:weights=FILE` reads either).
+    #[arg(long, value_enum, default_value = "linear")]
+    pub model: ModelArg,
+
+    /// Start the tables from this weights file (a `CKEV` file) instead of zero: with `--model
+    /// net` the network then learns what the tables miss.
+    #[arg(long, value_name = "FILE")]
+    pub init: Option<PathBuf>,
+
+    /// Adam's step size for the network's weights (`--model net`).
+    #[arg(long = "net-learning-rate", value_name = "X", default_value_t = 0.002)]
+    pub net_learning_rate: f64,
 
     /// Print only the last line.
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+/// The models `train` fits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ModelArg {
+    /// The trained tables.
+    Linear,
+    /// The tables and a network.
+    Net,
 }
 
 /// Runs `train`.
@@ -85,12 +109,17 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
     if !positive(config.learning_rate)
         || !positive(config.decay)
         || !(config.l2 == 0.0 || positive(config.l2))
+        || !positive(args.net_learning_rate)
     {
-        bail!("--learning-rate and --decay must be positive, --l2 at least 0");
+        bail!("--learning-rate, --net-learning-rate and --decay must be positive, --l2 at least 0");
     }
     if !(0.0..=1.0).contains(&config.score_weight) || !positive(config.score_scale) {
         bail!("--score-weight must be between 0 and 1, --score-scale positive");
     }
+    let init = match &args.init {
+        Some(path) => Some(trained::TrainedWeights::from_file(path)?),
+        None => None,
+    };
     let mut records = Vec::new();
     for spec in &args.data {
         let (dir, scale) = match spec.rsplit_once('@') {
@@ -131,7 +160,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
         );
     }
     let fit_start = Instant::now();
-    let model = train::fit(&training, &held, &config, &mut |r| {
+    let mut report = |r: &train::EpochReport| {
         if !args.quiet {
             eprintln!(
                 "epoch {:>3}: training log-loss {:.5}, held-out {:.5} ({:.1} s)",
@@ -141,16 +170,40 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
                 fit_start.elapsed().as_secs_f64()
             );
         }
-    });
-    let weights = model.quantize(&args.out.display().to_string())?;
-    files::write_output(&args.out, &weights.to_bytes())?;
+    };
+    let name = args.out.display().to_string();
+    let (bytes, held_loss, int_loss) = match args.model {
+        ModelArg::Linear => {
+            let start = init
+                .as_ref()
+                .map_or_else(train::Model::zero, train::Model::from_weights);
+            let model = train::fit_from(start, &training, &held, &config, &mut report);
+            let weights = model.quantize(&name)?;
+            let loss = train::quantized_loss(&weights, &records);
+            (weights.to_bytes(), model.loss(&held), loss)
+        }
+        ModelArg::Net => {
+            let model = net::fit(
+                &training,
+                &held,
+                &config,
+                args.net_learning_rate,
+                init.as_ref(),
+                &mut report,
+            );
+            let weights = model.quantize(&name)?;
+            let loss = net::quantized_loss(&weights, &records);
+            (weights.to_bytes(), model.loss(&held), loss)
+        }
+    };
+    files::write_output(&args.out, &bytes)?;
     output::println(&format!(
         "wrote {} ({} positions, {} epochs, held-out log-loss {:.5}; integer evaluation over all positions {:.5}; {:.1} s)",
         args.out.display(),
         training.len(),
         config.epochs,
-        model.loss(&held),
-        train::quantized_loss(&weights, &records),
+        held_loss,
+        int_loss,
         started.elapsed().as_secs_f64()
     ))?;
     Ok(ExitCode::SUCCESS)

@@ -139,7 +139,7 @@ impl FromStr for PlayerSpec {
                 let mut o = EngineOptions::default();
                 for opt in options() {
                     const KNOWN: &str = "time=SECONDS, nodes=N, depth=N, table=MIB, contempt=N, \
-                         egdb=DIR, eval=hand|trained, weights=FILE, timing=all|early, or (after \
+                         egdb=DIR, eval=hand|trained|net, weights=FILE, timing=all|early, or (after \
                          eval=hand) a hand-set evaluation weight such as back_rank=N";
                     let Some((key, v)) = opt.split_once('=') else {
                         return Err(unknown(opt, KNOWN));
@@ -198,7 +198,15 @@ impl FromStr for PlayerSpec {
                                 "trained" => {
                                     Evaluator::shipped().map_err(|e| bad(key, e.to_string()))?
                                 }
-                                _ => return Err(bad(key, format!("`{v}` is not hand or trained"))),
+                                "net" => {
+                                    Evaluator::shipped_net().map_err(|e| bad(key, e.to_string()))?
+                                }
+                                _ => {
+                                    return Err(bad(
+                                        key,
+                                        format!("`{v}` is not hand, trained or net"),
+                                    ))
+                                }
                             };
                         }
                         "weights" => {
@@ -281,7 +289,7 @@ mod tests {
             ("engine:nodes=0", "at least 1"),
             ("engine:speed=9", "unknown option"),
             ("engine:depth", "unknown option"),
-            ("engine:eval=neural", "hand or trained"),
+            ("engine:eval=neural", "hand, trained or net"),
             ("engine:timing=late", "all or early"),
             ("engine:weights=/nonexistent/w.ckw", "/nonexistent/w.ckw"),
         ] {

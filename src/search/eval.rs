@@ -13,6 +13,7 @@
 //! [`PuzzleSearcher`](crate::search::PuzzleSearcher) chooses with the puzzle set until told otherwise.
 
 pub mod hand;
+pub mod net;
 pub mod trained;
 
 pub use hand::Weights;
@@ -58,6 +59,8 @@ pub enum Evaluator {
     Hand(Weights),
     /// Trained tables ([`trained`]): the shipped weights, or a file's (`engine:weights=FILE`).
     Trained(Arc<trained::TrainedWeights>),
+    /// Trained tables plus a network ([`net`]): the shipped weights (`eval=net`), or a file's.
+    Net(Arc<net::NetWeights>),
 }
 
 impl Default for Evaluator {
@@ -77,6 +80,9 @@ impl Evaluator {
             Evaluator::Hand(w) => hand::game(pos, w),
             // Positions the tables do not cover (pieces on light cells) get the hand-set value.
             Evaluator::Trained(t) => t
+                .evaluate(pos)
+                .map_or_else(|| hand::game(pos, &Weights::default()), Score),
+            Evaluator::Net(n) => n
                 .evaluate(pos)
                 .map_or_else(|| hand::game(pos, &Weights::default()), Score),
         }
@@ -111,14 +117,34 @@ impl Evaluator {
         )))
     }
 
-    /// Trained weights read from `path`.
+    /// The shipped network weights (`eval=net`).
+    ///
+    /// # Errors
+    /// [`trained::WeightsError`] if the embedded file is damaged.
+    pub fn shipped_net() -> Result<Evaluator, trained::WeightsError> {
+        static SHIPPED: std::sync::OnceLock<Arc<net::NetWeights>> = std::sync::OnceLock::new();
+        let w = net::embedded()?;
+        Ok(Evaluator::Net(Arc::clone(
+            SHIPPED.get_or_init(|| Arc::new(w.clone())),
+        )))
+    }
+
+    /// Weights read from `path`: trained tables (a `CKEV` file) or tables and a network
+    /// (`CKNN`), told apart by the file's magic.
     ///
     /// # Errors
     /// [`trained::WeightsError`] when the file cannot be read or is refused.
     pub fn from_file(path: &Path) -> Result<Evaluator, trained::WeightsError> {
-        Ok(Evaluator::Trained(Arc::new(
-            trained::TrainedWeights::from_file(path)?,
-        )))
+        let (name, bytes) = trained::read_file(path)?;
+        if bytes.starts_with(&net::MAGIC) {
+            Ok(Evaluator::Net(Arc::new(net::NetWeights::from_bytes(
+                &name, &bytes,
+            )?)))
+        } else {
+            Ok(Evaluator::Trained(Arc::new(
+                trained::TrainedWeights::from_bytes(&name, &bytes)?,
+            )))
+        }
     }
 
     /// How a player spec names this evaluation: `eval=hand`, `eval=trained` (the shipped
@@ -130,6 +156,8 @@ impl Evaluator {
             Evaluator::Hand(_) => Some("eval=hand".to_owned()),
             Evaluator::Trained(w) if w.source() == "embedded" => Some("eval=trained".to_owned()),
             Evaluator::Trained(w) => Some(format!("weights={}", w.source())),
+            Evaluator::Net(w) if w.source() == "embedded" => Some("eval=net".to_owned()),
+            Evaluator::Net(w) => Some(format!("weights={}", w.source())),
         }
     }
 
@@ -138,7 +166,7 @@ impl Evaluator {
     pub fn weights_mut(&mut self) -> Option<&mut Weights> {
         match self {
             Evaluator::Hand(w) => Some(w),
-            Evaluator::Puzzle | Evaluator::Trained(_) => None,
+            Evaluator::Puzzle | Evaluator::Trained(_) | Evaluator::Net(_) => None,
         }
     }
 }
@@ -162,5 +190,33 @@ mod tests {
         assert_eq!(Evaluator::Puzzle.evaluate(&pos), hand::puzzle(&pos));
         let w = Weights::default();
         assert_eq!(Evaluator::default().evaluate(&pos), hand::game(&pos, &w));
+    }
+
+    #[test]
+    fn a_file_is_read_by_its_magic() {
+        let dir = tempfile::tempdir().unwrap();
+        let (tables, network) = (dir.path().join("t.ckw"), dir.path().join("n.cknn"));
+        std::fs::write(&tables, trained::EMBEDDED_BYTES).unwrap();
+        std::fs::write(&network, net::EMBEDDED_BYTES).unwrap();
+        assert!(matches!(
+            Evaluator::from_file(&tables),
+            Ok(Evaluator::Trained(_))
+        ));
+        let Ok(Evaluator::Net(n)) = Evaluator::from_file(&network) else {
+            panic!("not read as a network");
+        };
+        assert_eq!(
+            Evaluator::Net(n).spec_option(),
+            Some(format!("weights={}", network.display()))
+        );
+        let mut damaged = net::EMBEDDED_BYTES.to_vec();
+        damaged[5000] ^= 0x10;
+        std::fs::write(&network, damaged).unwrap();
+        let e = Evaluator::from_file(&network).unwrap_err().to_string();
+        assert!(e.contains("n.cknn") && e.contains("checksum"), "{e}");
+        assert_eq!(
+            Evaluator::shipped_net().unwrap().spec_option().as_deref(),
+            Some("eval=net")
+        );
     }
 }

@@ -98,8 +98,22 @@ impl Samples {
         self.target.push(target);
     }
 
-    fn features_of(&self, i: usize) -> &[u16] {
+    /// The active features of sample `i` (the piece-square ones first).
+    #[must_use]
+    pub fn features_of(&self, i: usize) -> &[u16] {
         &self.features[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+
+    /// The first phase's share of sample `i`.
+    #[must_use]
+    pub fn share(&self, i: usize) -> f64 {
+        f64::from(self.share[i])
+    }
+
+    /// The target of sample `i`.
+    #[must_use]
+    pub fn target(&self, i: usize) -> f64 {
+        f64::from(self.target[i])
     }
 }
 
@@ -169,7 +183,7 @@ pub fn sigmoid(z: f64) -> f64 {
 }
 
 /// Log-loss of predicting `p` for target `t`.
-fn log_loss(p: f64, t: f64) -> f64 {
+pub(crate) fn log_loss(p: f64, t: f64) -> f64 {
     let p = p.clamp(1e-12, 1.0 - 1e-12);
     -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
 }
@@ -188,7 +202,8 @@ impl Model {
         }
     }
 
-    fn logit(&self, features: &[u16], share: f64) -> f64 {
+    /// The logit of a sample's features with first-phase share `share`.
+    pub(crate) fn logit_of(&self, features: &[u16], share: f64) -> f64 {
         let (mut a, mut b) = (0.0, 0.0);
         for &f in features {
             let w = &self.w[usize::from(f)];
@@ -206,10 +221,23 @@ impl Model {
         }
         let mut sum = 0.0;
         for i in 0..s.len() {
-            let p = sigmoid(self.logit(s.features_of(i), f64::from(s.share[i])));
+            let p = sigmoid(self.logit_of(s.features_of(i), f64::from(s.share[i])));
             sum += log_loss(p, f64::from(s.target[i]));
         }
         sum / s.len() as f64
+    }
+
+    /// The weights of a weights file, as a starting point.
+    #[must_use]
+    pub fn from_weights(weights: &TrainedWeights) -> Model {
+        let one = f64::from(WEIGHT_ONE);
+        Model {
+            w: weights
+                .weights()
+                .iter()
+                .map(|p| [f64::from(p[0]) / one, f64::from(p[1]) / one])
+                .collect(),
+        }
     }
 
     /// The weights rounded to the file's integers (saturating).
@@ -226,10 +254,16 @@ impl Model {
 /// Mean log-loss of the integer evaluation of `weights` over `records` (as the engine sees them).
 #[must_use]
 pub fn quantized_loss(weights: &TrainedWeights, records: &[Record]) -> f64 {
+    evaluation_loss(records, |pos| weights.evaluate(pos))
+}
+
+/// Mean log-loss of an integer evaluation (in hundredths of a logit; `None` skips the
+/// position) over `records`, against their labels.
+pub fn evaluation_loss(records: &[Record], evaluate: impl Fn(&Position) -> Option<i32>) -> f64 {
     let mut sum = 0.0;
     let mut n = 0usize;
     for r in records {
-        let Some(e) = weights.evaluate(&r.position) else {
+        let Some(e) = evaluate(&r.position) else {
             continue;
         };
         let p = sigmoid(f64::from(e) / f64::from(trained::EVAL_ONE));
@@ -254,12 +288,67 @@ pub struct EpochReport {
     pub held_out_loss: f64,
 }
 
-/// Adam's moments, per weight.
-struct Adam {
+/// Adam for the tables: moments per weight, and the batch's gradient; lazy: only the features
+/// seen in a batch move, in the order first met (a fixed order for a fixed shuffle).
+pub(crate) struct LazyAdam {
     m: Vec<[f64; PHASES]>,
     v: Vec<[f64; PHASES]>,
-    /// Steps applied to each feature (lazy updates: only features seen in a batch move).
+    /// Steps applied to each feature.
     steps: Vec<u32>,
+    grad: Vec<[f64; PHASES]>,
+    touched: Vec<u16>,
+    seen: Vec<bool>,
+}
+
+impl LazyAdam {
+    pub(crate) fn new() -> LazyAdam {
+        LazyAdam {
+            m: vec![[0.0; PHASES]; FEATURES],
+            v: vec![[0.0; PHASES]; FEATURES],
+            steps: vec![0; FEATURES],
+            grad: vec![[0.0f64; PHASES]; FEATURES],
+            touched: Vec::new(),
+            seen: vec![false; FEATURES],
+        }
+    }
+
+    /// Adds a sample's gradient: `g`, the loss's derivative by the logit, spread over the
+    /// phases by `share`.
+    pub(crate) fn add_gradient(&mut self, features: &[u16], share: f64, g: f64) {
+        for &x in features {
+            let x = usize::from(x);
+            self.grad[x][0] += g * share;
+            self.grad[x][1] += g * (1.0 - share);
+            if !self.seen[x] {
+                self.seen[x] = true;
+                self.touched.push(x as u16);
+            }
+        }
+    }
+
+    /// Applies the batch's gradient to `model` at step size `rate`, with L2 penalty `l2`.
+    pub(crate) fn step(&mut self, model: &mut Model, rate: f64, l2: f64) {
+        const B1: f64 = 0.9;
+        const B2: f64 = 0.999;
+        const EPS: f64 = 1e-8;
+        for &x in &self.touched {
+            let x = usize::from(x);
+            self.seen[x] = false;
+            self.steps[x] += 1;
+            let t = self.steps[x] as i32;
+            let (c1, c2) = (1.0 - B1.powi(t), 1.0 - B2.powi(t));
+            #[allow(clippy::needless_range_loop)] // five arrays indexed alike
+            for p in 0..PHASES {
+                let g = self.grad[x][p] + l2 * model.w[x][p];
+                self.m[x][p] = B1 * self.m[x][p] + (1.0 - B1) * g;
+                self.v[x][p] = B2 * self.v[x][p] + (1.0 - B2) * g * g;
+                let step = rate * (self.m[x][p] / c1) / ((self.v[x][p] / c2).sqrt() + EPS);
+                model.w[x][p] -= step;
+                self.grad[x][p] = 0.0;
+            }
+        }
+        self.touched.clear();
+    }
 }
 
 /// Fits a model to `train`, calling `report` after each epoch with the held-out loss.
@@ -269,18 +358,18 @@ pub fn fit(
     config: &TrainConfig,
     report: &mut dyn FnMut(&EpochReport),
 ) -> Model {
-    const B1: f64 = 0.9;
-    const B2: f64 = 0.999;
-    const EPS: f64 = 1e-8;
-    let mut model = Model::zero();
-    let mut adam = Adam {
-        m: vec![[0.0; PHASES]; FEATURES],
-        v: vec![[0.0; PHASES]; FEATURES],
-        steps: vec![0; FEATURES],
-    };
-    let mut grad = vec![[0.0f64; PHASES]; FEATURES];
-    let mut touched: Vec<u16> = Vec::new();
-    let mut seen = vec![false; FEATURES];
+    fit_from(Model::zero(), train, held, config, report)
+}
+
+/// [`fit`] from `model`'s weights rather than zero.
+pub fn fit_from(
+    mut model: Model,
+    train: &Samples,
+    held: &Samples,
+    config: &TrainConfig,
+    report: &mut dyn FnMut(&EpochReport),
+) -> Model {
+    let mut adam = LazyAdam::new();
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let mut rate = config.learning_rate;
     let batch = config.batch.max(1);
@@ -296,38 +385,13 @@ pub fn fit(
                 let i = i as usize;
                 let f = train.features_of(i);
                 let share = f64::from(train.share[i]);
-                let p = sigmoid(model.logit(f, share));
+                let p = sigmoid(model.logit_of(f, share));
                 let t = f64::from(train.target[i]);
                 total += log_loss(p, t);
                 let g = (p - t) / chunk.len() as f64;
-                for &x in f {
-                    let x = usize::from(x);
-                    grad[x][0] += g * share;
-                    grad[x][1] += g * (1.0 - share);
-                    if !seen[x] {
-                        seen[x] = true;
-                        touched.push(x as u16);
-                    }
-                }
+                adam.add_gradient(f, share, g);
             }
-            // Features in the order first met: a fixed order for a fixed shuffle.
-            for &x in &touched {
-                let x = usize::from(x);
-                seen[x] = false;
-                adam.steps[x] += 1;
-                let t = adam.steps[x] as i32;
-                let (c1, c2) = (1.0 - B1.powi(t), 1.0 - B2.powi(t));
-                #[allow(clippy::needless_range_loop)] // five arrays indexed alike
-                for p in 0..PHASES {
-                    let g = grad[x][p] + config.l2 * model.w[x][p];
-                    adam.m[x][p] = B1 * adam.m[x][p] + (1.0 - B1) * g;
-                    adam.v[x][p] = B2 * adam.v[x][p] + (1.0 - B2) * g * g;
-                    let step = rate * (adam.m[x][p] / c1) / ((adam.v[x][p] / c2).sqrt() + EPS);
-                    model.w[x][p] -= step;
-                    grad[x][p] = 0.0;
-                }
-            }
-            touched.clear();
+            adam.step(&mut model, rate, config.l2);
         }
         rate *= config.decay;
         report(&EpochReport {
@@ -361,7 +425,7 @@ pub fn constant_loss(train: &Samples, held: &Samples) -> f64 {
 #[must_use]
 pub fn model_logit(model: &Model, pos: &Position) -> Option<f64> {
     let (view, f) = trained::features(pos)?;
-    Some(model.logit(&f, f64::from(view.opening_share())))
+    Some(model.logit_of(&f, f64::from(view.opening_share())))
 }
 
 #[cfg(test)]

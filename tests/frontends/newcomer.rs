@@ -178,7 +178,7 @@ fn eval_and_draw_rule_speak_one_vocabulary() {
     assert!(hand.status.success());
     assert_eq!(solve("puzzle").stdout, hand.stdout);
     assert_eq!(solve("trained").stdout, hand.stdout, "p03's line is proven");
-    for eval in ["hand", "trained", "puzzle"] {
+    for eval in ["hand", "trained", "puzzle", "net"] {
         checkers()
             .args(["think", "--nodes", "200", "--eval", eval])
             .assert()
@@ -188,7 +188,9 @@ fn eval_and_draw_rule_speak_one_vocabulary() {
         .args(["think", "--eval", "neural"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("[possible values: hand, trained]"));
+        .stderr(predicate::str::contains(
+            "[possible values: hand, trained, net]",
+        ));
 }
 
 /// The help says what a command-line user needs without sending them to `cargo doc`, and

@@ -57,6 +57,8 @@ pub const FEATURE_SET: u32 = 1;
 /// Piece-square features: 4 kinds of piece on 32 cells.
 const PSQ: usize = 0;
 const PSQ_LEN: usize = 4 * 32;
+/// The piece-square features are the first ones, 0 to this number.
+pub const PSQ_FEATURES: usize = PSQ + PSQ_LEN;
 /// Material: own pieces by enemy pieces.
 const MATERIAL: usize = PSQ + PSQ_LEN;
 const MATERIAL_LEN: usize = 13 * 13;
@@ -229,11 +231,7 @@ impl TrainedWeights {
     /// # Errors
     /// [`WeightsError`] when it cannot be read or is refused.
     pub fn from_file(path: &std::path::Path) -> Result<TrainedWeights, WeightsError> {
-        let name = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| WeightsError {
-            source_name: name.clone(),
-            reason: e.to_string(),
-        })?;
+        let (name, bytes) = read_file(path)?;
         TrainedWeights::from_bytes(&name, &bytes)
     }
 
@@ -261,8 +259,17 @@ impl TrainedWeights {
     #[must_use]
     pub fn evaluate(&self, pos: &Position) -> Option<i32> {
         let view = View::of(pos)?;
+        let mixed = self.mixed_sum(&view);
+        let scaled = mixed * i64::from(EVAL_ONE) / (i64::from(WEIGHT_ONE) * i64::from(FULL_BOARD));
+        Some(scaled.clamp(-10_000, 10_000) as i32)
+    }
+
+    /// The two phases' sums blended by the pieces on the board, in 1/([`WEIGHT_ONE`] ×
+    /// [`FULL_BOARD`]) logits.
+    #[must_use]
+    pub fn mixed_sum(&self, view: &View) -> i64 {
         let (mut open, mut end) = (0i64, 0i64);
-        for_each_feature(&view, |f| {
+        for_each_feature(view, |f| {
             // `f` is below FEATURES by construction; `get` keeps it panic-free anyway.
             if let Some(w) = self.weights.get(f) {
                 open += i64::from(w[0]);
@@ -270,9 +277,22 @@ impl TrainedWeights {
             }
         });
         let n = i64::from(view.pieces());
-        let mixed = open * n + end * (i64::from(FULL_BOARD) - n);
-        let scaled = mixed * i64::from(EVAL_ONE) / (i64::from(WEIGHT_ONE) * i64::from(FULL_BOARD));
-        Some(scaled.clamp(-10_000, 10_000) as i32)
+        open * n + end * (i64::from(FULL_BOARD) - n)
+    }
+}
+
+/// The bytes of a weights file of either kind, with the name errors give it.
+///
+/// # Errors
+/// [`WeightsError`] when it cannot be read.
+pub fn read_file(path: &std::path::Path) -> Result<(String, Vec<u8>), WeightsError> {
+    let name = path.display().to_string();
+    match std::fs::read(path) {
+        Ok(bytes) => Ok((name, bytes)),
+        Err(e) => Err(WeightsError {
+            source_name: name,
+            reason: e.to_string(),
+        }),
     }
 }
 
@@ -378,9 +398,10 @@ fn region_index(v: &View, r: usize) -> usize {
     index
 }
 
-/// Calls `f` with the index of every active feature of the view.
+/// Calls `f` with the index of every active piece-square feature of the view (below
+/// [`PSQ_FEATURES`]).
 #[inline]
-pub fn for_each_feature(v: &View, mut f: impl FnMut(usize)) {
+pub fn for_each_piece_square(v: &View, mut f: impl FnMut(usize)) {
     let (own_men, own_kings) = (v.own & !v.kings, v.own & v.kings);
     let (enemy_men, enemy_kings) = (v.enemy & !v.kings, v.enemy & v.kings);
     for (kind, set) in [own_men, own_kings, enemy_men, enemy_kings]
@@ -394,6 +415,13 @@ pub fn for_each_feature(v: &View, mut f: impl FnMut(usize)) {
             f(PSQ + kind * 32 + usize::from(DARK_INDEX[cell]));
         }
     }
+}
+
+/// Calls `f` with the index of every active feature of the view.
+#[inline]
+pub fn for_each_feature(v: &View, mut f: impl FnMut(usize)) {
+    for_each_piece_square(v, &mut f);
+    let (own_kings, enemy_kings) = (v.own & v.kings, v.enemy & v.kings);
     let own_n = (v.own.count_ones() as usize).min(12);
     let enemy_n = (v.enemy.count_ones() as usize).min(12);
     f(MATERIAL + own_n * 13 + enemy_n);

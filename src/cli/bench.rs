@@ -274,17 +274,17 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
         }
         return Err(output::BadInput(message).into());
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.jobs.map_or(0, |j| j as usize))
-        .build()?;
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+        |j| j as usize,
+    );
     let progress = if std::io::stderr().is_terminal() {
         indicatif::ProgressBar::new(selection.puzzles.len() as u64)
     } else {
         indicatif::ProgressBar::hidden()
     };
     let options = solve_options(&args.engine)?;
-    let results =
-        pool.install(|| bench::bench_all(&selection.puzzles, &options, &|| progress.inc(1)));
+    let results = bench::bench_all(&selection.puzzles, &options, jobs, &|| progress.inc(1));
     progress.finish_and_clear();
     // A puzzle that cannot be read after all (removed meanwhile, or named on the command line but
     // not a puzzle) is reported and skipped, so the other puzzles' figures are not lost; the exit

@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use rayon::prelude::*;
 use serde::Serialize;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::formats::files::{self, InputError};
 use crate::search::puzzle::solve::{self, SolveOptions};
@@ -196,21 +196,42 @@ pub fn bench_one(path: &Path, options: &SolveOptions) -> Result<BenchRow, InputE
     })
 }
 
-/// Solves every puzzle in parallel on the current rayon pool, calling `done` after each one.
-/// Rows come back in the order of `puzzles`.
+/// Solves the puzzles `jobs` at a time, each on a thread of its own, calling `done` after each
+/// one. Rows come back in the order of `puzzles`.
+///
+/// The puzzles are not spread over a rayon pool: a solve's own parallel work (the reachable
+/// positions' analysis, database builds) runs on the global pool, and a pool thread waiting for
+/// that work would otherwise take up another puzzle meanwhile, so that one puzzle's time (and
+/// its time limit) would include another's solve.
 pub fn bench_all(
     puzzles: &[PathBuf],
     options: &SolveOptions,
+    jobs: usize,
     done: &(dyn Fn() + Sync),
 ) -> Vec<Result<BenchRow, InputError>> {
-    puzzles
-        .par_iter()
-        .map(|p| {
-            let row = bench_one(p, options);
+    let next = AtomicUsize::new(0);
+    let worker = || {
+        let mut rows = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(path) = puzzles.get(i) else { break };
+            rows.push((i, bench_one(path, options)));
             done();
-            row
-        })
-        .collect()
+        }
+        rows
+    };
+    let mut rows: Vec<(usize, Result<BenchRow, InputError>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..jobs.clamp(1, puzzles.len().max(1)))
+            .map(|_| scope.spawn(worker))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    // Each puzzle was taken once: put the rows back in the order of `puzzles`.
+    rows.sort_by_key(|(i, _)| *i);
+    rows.into_iter().map(|(_, row)| row).collect()
 }
 
 /// The rows as an aligned text table with a totals line.

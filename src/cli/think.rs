@@ -11,7 +11,7 @@ use checkers::formats::{input, notation};
 
 use super::output::{self, BadInput};
 use super::solve::EvalArg;
-use checkers::play::{Clock, Engine, EngineOptions, Game};
+use checkers::play::{default_egdb, Clock, Engine, EngineOptions, Game};
 use checkers::rules::draw::DrawRule;
 use checkers::search::eval::{Evaluator, Weights};
 use checkers::{Color, Position};
@@ -76,6 +76,11 @@ pub struct ThinkArgs {
     /// Trained weights to evaluate with instead of the shipped ones (`checkers train --out`).
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
+
+    /// Endgame databases to read (`checkers egdb build`), or `none` (default: $CHECKERS_EGDB,
+    /// else the platform's cache directory, when it exists).
+    #[arg(long, value_name = "DIR|none")]
+    pub egdb: Option<PathBuf>,
 }
 
 /// Default thinking time when no limit is given.
@@ -103,9 +108,22 @@ pub fn run(args: &ThinkArgs, started: std::time::Instant) -> Result<ExitCode> {
         // The time counts from process start: what was spent reading the input is gone.
         Clock::per_move(total.saturating_sub(started.elapsed()))
     };
+    let egdb = match &args.egdb {
+        Some(dir) if dir.as_os_str() == "none" => None,
+        Some(dir) if !dir.is_dir() => {
+            return Err(BadInput(format!(
+                "--egdb {}: not a directory of endgame databases",
+                dir.display()
+            ))
+            .into())
+        }
+        Some(dir) => Some(dir.clone()),
+        None => default_egdb(),
+    };
     let mut options = EngineOptions {
         nodes: args.nodes,
         depth: args.depth,
+        egdb,
         ..EngineOptions::default()
     };
     match (args.eval, &args.weights) {

@@ -27,9 +27,19 @@ pub struct EngineOptions {
     /// Search options (table size, contempt, evaluation).
     pub search: GameOptions,
     /// Endgame databases to read (a directory of `checkers egdb build`), a block at a time.
+    /// `None` here reads none; the front ends start from [`default_egdb`].
     pub egdb: Option<std::path::PathBuf>,
     /// How the clock is spent (`engine:timing=early` for the allocation of before).
     pub time_use: TimeUse,
+}
+
+/// The endgame databases a player reads unless told otherwise: `$CHECKERS_EGDB` when set, else
+/// `checkers/egdb` in the platform's cache directory (where `checkers egdb build` writes by
+/// default), when that directory exists; `None` otherwise. Every front end's engine starts from
+/// it (`engine:egdb=none` in a player spec turns it off); [`EngineOptions::default`] does not.
+#[must_use]
+pub fn default_egdb() -> Option<std::path::PathBuf> {
+    Store::default_dir().filter(|dir| dir.is_dir())
 }
 
 /// The engine: a game searcher kept for a whole game, and its options.

@@ -11,6 +11,6 @@ pub mod spec;
 /// The game model lives in the rules layer, so that the puzzle solver shares it.
 pub use crate::rules::game::{Forfeit, Game, GameError, Outcome};
 pub use clock::{Budget, Clock, TimeBudget, TimeMeasure, TimeUse};
-pub use engine::{Engine, EngineOptions, Thought};
+pub use engine::{default_egdb, Engine, EngineOptions, Thought};
 pub use player::{MinimaxPlayer, Player, PlayerError, RandomPlayer};
 pub use spec::{PlayerSpec, SpecError};

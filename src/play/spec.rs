@@ -136,10 +136,13 @@ impl FromStr for PlayerSpec {
                 Ok(PlayerSpec::Minimax { depth })
             }
             "engine" => {
-                let mut o = EngineOptions::default();
+                let mut o = EngineOptions {
+                    egdb: super::engine::default_egdb(),
+                    ..EngineOptions::default()
+                };
                 for opt in options() {
                     const KNOWN: &str = "time=SECONDS, nodes=N, depth=N, table=MIB, contempt=N, \
-                         egdb=DIR, eval=hand|trained|net, weights=FILE, timing=all|early, or (after \
+                         egdb=DIR|none, eval=hand|trained|net, weights=FILE, timing=all|early, or (after \
                          eval=hand) a hand-set evaluation weight such as back_rank=N";
                     let Some((key, v)) = opt.split_once('=') else {
                         return Err(unknown(opt, KNOWN));
@@ -184,7 +187,9 @@ impl FromStr for PlayerSpec {
                             }
                             o.search.table_mb = mb as usize;
                         }
-                        "egdb" => o.egdb = Some(std::path::PathBuf::from(v)),
+                        "egdb" => {
+                            o.egdb = (v != "none").then(|| std::path::PathBuf::from(v));
+                        }
                         "timing" => {
                             o.time_use = match v {
                                 "all" => TimeUse::All,

@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use crate::play::{Clock, Engine, EngineOptions, Game, Thought};
+use crate::play::{default_egdb, Clock, Engine, EngineOptions, Game, Thought};
 use crate::rules::bitboard::Bitboard;
 use crate::rules::draw::DrawRule;
 use crate::rules::movegen::{self, CrowningRule};
@@ -319,6 +319,7 @@ pub fn answer(pos: &Position, move_time: Duration) -> Result<Answer, AnswerError
         _ => {
             let mut engine = Engine::new(EngineOptions {
                 move_time: Some(move_time),
+                egdb: default_egdb(),
                 ..EngineOptions::default()
             });
             let thought = engine.think(&game, &Clock::per_move(move_time));

@@ -13,9 +13,13 @@ pub fn manifest() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The binary as an `assert_cmd` command, ready for arguments.
+/// The binary as an `assert_cmd` command, ready for arguments. It reads no endgame databases
+/// unless a test says so: `$CHECKERS_EGDB` points nowhere, so databases in the cache directory
+/// of the machine running the tests cannot change what the players do.
 pub fn checkers() -> assert_cmd::Command {
-    assert_cmd::Command::new(BIN)
+    let mut cmd = assert_cmd::Command::new(BIN);
+    cmd.env("CHECKERS_EGDB", "/nonexistent/checkers-egdb-test");
+    cmd
 }
 
 /// The cell at `row` (0 at the top) and `col` (0 at the left).

@@ -538,3 +538,57 @@ fn match_plays_fen_starts_with_egdb_engines_on_two_jobs() {
     assert_eq!(games[1].start, first);
     assert_ne!(games[2].start, first);
 }
+
+#[test]
+fn engines_read_the_default_databases_unless_told_none() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let egdb = dir.path().join("egdb");
+    checkers()
+        .args(["egdb", "build", "--pieces", "2", "-q", "--egdb"])
+        .arg(&egdb)
+        .assert()
+        .success();
+    let starts = dir.path().join("starts.txt");
+    std::fs::write(&starts, "W:WK22:BK9\n").expect("written");
+    let run = |env: &std::path::Path| {
+        checkers()
+            .env("CHECKERS_EGDB", env)
+            .args(["match", "--player1", "engine:nodes=50", "--player2"])
+            .args(["engine:nodes=50,egdb=none", "--games", "2", "--openings"])
+            .arg(&starts)
+            .assert()
+            .success()
+    };
+    // With $CHECKERS_EGDB at a folder of databases, the engine reads them, as its name says;
+    // `egdb=none` reads none.
+    run(&egdb).stdout(predicate::str::contains(format!(
+        "engine:nodes=50,egdb={} vs engine:nodes=50:",
+        egdb.display()
+    )));
+    // Without such a folder, neither does.
+    run(&dir.path().join("missing")).stdout(predicate::str::contains(
+        "engine:nodes=50 vs engine:nodes=50:",
+    ));
+    // `think` takes the same default and `--egdb none`.
+    checkers()
+        .env("CHECKERS_EGDB", &egdb)
+        .args([
+            "think",
+            "--fen",
+            "W:WK22:BK9",
+            "--nodes",
+            "100",
+            "--egdb",
+            "none",
+        ])
+        .assert()
+        .success();
+    checkers()
+        .args(["think", "--fen", "W:WK22:BK9", "--egdb"])
+        .arg(dir.path().join("missing"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "not a directory of endgame databases",
+        ));
+}

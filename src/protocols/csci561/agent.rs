@@ -297,6 +297,7 @@ fn choose(
     let mut engine_options = EngineOptions {
         move_time: (hard > Duration::ZERO).then_some(hard),
         nodes: calibration.map(|c| c.nodes_for(hard)),
+        egdb: crate::play::default_egdb(),
         ..EngineOptions::default()
     };
     engine_options.search.table_mb = table_mb(hard);

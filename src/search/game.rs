@@ -170,6 +170,11 @@ pub struct GameSearcher {
     path: Vec<(u64, u32)>,
     /// Endgame databases read at the root and at every node of few enough pieces.
     endgame: Option<Arc<EndgameDb>>,
+    /// The databases' count of blocks read from their files, as last seen.
+    blocks_read: u64,
+    /// Read the clock at the next node whatever the node count: a block was read from a
+    /// database file (a fraction of a millisecond each, too long to wait 256 nodes for).
+    check_clock: bool,
 }
 
 impl GameSearcher {
@@ -187,6 +192,8 @@ impl GameSearcher {
             crowning: CrowningRule::EndsMove,
             path: Vec::new(),
             endgame: None,
+            blocks_read: 0,
+            check_clock: false,
         }
     }
 
@@ -217,6 +224,22 @@ impl GameSearcher {
                 (at.quiet.saturating_add(plies) < limit).then_some(score)
             }
         }
+    }
+
+    /// [`endgame_score`](Self::endgame_score) at a node of the search, which has the clock read
+    /// at the next node when the look-up read a block from a file.
+    fn endgame_score_at_node(&mut self, pos: &Position, at: At) -> Option<Score> {
+        let db = self.endgame.as_ref()?;
+        if pos.occupied().count() as usize > PROBE_PIECES {
+            return None;
+        }
+        let score = self.endgame_score(pos, at);
+        let reads = db.blocks_read();
+        if reads != self.blocks_read {
+            self.blocks_read = reads;
+            self.check_clock = true;
+        }
+        score
     }
 
     /// The move the databases choose at the root: the fastest win, else a draw, else the
@@ -509,7 +532,7 @@ impl GameSearcher {
     fn out_of_time(&mut self, stopwatch: &dyn Stopwatch) -> bool {
         if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
             self.stopped = true;
-        } else if self.nodes % CLOCK_INTERVAL == 0 {
+        } else if self.nodes % CLOCK_INTERVAL == 0 || std::mem::take(&mut self.check_clock) {
             let late = self.limits.hard.is_some_and(|h| stopwatch.elapsed() >= h);
             let told = self.limits.stop.as_ref().is_some_and(Stop::is_set);
             if late || told {
@@ -534,7 +557,7 @@ impl GameSearcher {
         }
         let ply = at.ply;
         if ply > 0 && !self.is_draw(at) {
-            if let Some(score) = self.endgame_score(pos, at) {
+            if let Some(score) = self.endgame_score_at_node(pos, at) {
                 return if score == Score::ZERO {
                     self.draw_score(ply)
                 } else {
@@ -768,6 +791,62 @@ mod tests {
         );
         assert!(late.nodes > 0, "searched, not read");
         assert!(!late.score.is_win() || late.score.plies_to_end() < Some(plies));
+    }
+
+    /// A stopwatch that notes the databases' count of blocks read each time it is read.
+    struct Watching {
+        db: Arc<EndgameDb>,
+        seen: std::cell::RefCell<Vec<u64>>,
+    }
+
+    impl Stopwatch for Watching {
+        fn elapsed(&self) -> Duration {
+            self.seen.borrow_mut().push(self.db.blocks_read());
+            Duration::ZERO
+        }
+    }
+
+    /// A block read from a database file takes a fraction of a millisecond, so the clock is read
+    /// at the node after each one, not 256 nodes later: every count of blocks read during the
+    /// search is seen by the stopwatch. (The node count is the same either way.)
+    #[test]
+    fn the_clock_is_read_after_every_block_read_from_a_database_file() {
+        use crate::search::endgame::store::Store;
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let mut db = EndgameDb::with_store(Store::new(dir.path()));
+        db.build_store(3, &mut |_, _| {}, &mut |_| {})
+            .expect("built");
+        let db = Arc::new(EndgameDb::with_store(Store::new(dir.path())));
+        // Four pieces, men on both sides: the search's captures lead into the files.
+        let pos = crate::formats::fen::parse("W:W22,K30:B9,K5").expect("a FEN");
+        let watch = Watching {
+            db: Arc::clone(&db),
+            seen: std::cell::RefCell::new(Vec::new()),
+        };
+        let mut searcher = GameSearcher::new(GameOptions::default());
+        searcher.set_endgame(Arc::clone(&db));
+        let history = [pos];
+        let limits = GameLimits {
+            depth: Some(12),
+            hard: Some(Duration::from_secs(3600)),
+            ..GameLimits::default()
+        };
+        let thought = searcher
+            .think(root(&history), &watch, limits)
+            .expect("a move");
+        let seen = watch.seen.into_inner();
+        let (first, last) = (seen[0], db.blocks_read());
+        assert!(
+            last > first + 2,
+            "blocks read during the search: {first} to {last}"
+        );
+        for count in first..=last {
+            assert!(
+                seen.contains(&count),
+                "{count} blocks read, the clock not read after"
+            );
+        }
+        assert!(thought.nodes > 0);
     }
 
     fn root(history: &[Position]) -> GameRoot<'_> {

@@ -15,7 +15,7 @@ use checkers::search::endgame::store::{ClassReport, Store};
 use checkers::search::endgame::{class_jobs, classes_up_to, EndgameDb, JOB_BYTES};
 use checkers::tools::egdb_check::{check_store, CheckOptions};
 
-use super::output;
+use super::{memory, output};
 
 /// Arguments of `checkers egdb`.
 #[derive(Debug, Args)]
@@ -309,14 +309,6 @@ fn reach(puzzles: &[PathBuf], egdb: Option<&PathBuf>, quiet: bool) -> Result<Exi
     Ok(ExitCode::SUCCESS)
 }
 
-/// Memory the system says is available, in bytes (Linux's `/proc/meminfo`), if it says.
-fn available_memory() -> Option<usize> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
 /// Sets the threads of rayon's pool (the builds' parallel passes).
 fn set_threads(threads: Option<usize>) -> Result<()> {
     if let Some(n) = threads {
@@ -336,13 +328,16 @@ fn build(
     max_memory: Option<usize>,
     quiet: bool,
 ) -> Result<ExitCode> {
+    let cpu = cpu_time::ProcessTime::try_now().ok();
     let (dir, mut db) = open_store(egdb)?;
     set_threads(threads)?;
     if let Some(mib) = max_memory {
         db.set_job_memory(mib << 20);
     }
     let plan = db.build_plan(usize::from(pieces));
-    let limit = max_memory.map(|m| m << 20).or_else(available_memory);
+    let limit = max_memory
+        .map(|m| m << 20)
+        .or_else(|| memory::available_bytes().and_then(|b| usize::try_from(b).ok()));
     if let Some(limit) = limit {
         if plan.peak_bytes > limit {
             anyhow::bail!(
@@ -418,11 +413,12 @@ fn build(
     bar.finish_and_clear();
     if !quiet {
         output::eprintln(&format!(
-            "{}: {built} classes built, {:.1} M positions in all, {:.1} MB on disk, {:.1} s",
+            "{}: {built} classes built, {:.1} M positions in all, {:.1} MB on disk, {:.1} s{}",
             dir.display(),
             positions as f64 / 1e6,
             bytes as f64 / 1e6,
-            started.elapsed().as_secs_f64()
+            started.elapsed().as_secs_f64(),
+            memory::usage_since(cpu)
         ))?;
     }
     Ok(ExitCode::SUCCESS)
@@ -560,6 +556,7 @@ fn build_class(
     max_memory: Option<usize>,
     quiet: bool,
 ) -> Result<ExitCode> {
+    let cpu = cpu_time::ProcessTime::try_now().ok();
     let (dir, mut db) = open_store(egdb)?;
     set_threads(threads)?;
     if let Some(mib) = max_memory {
@@ -574,10 +571,11 @@ fn build_class(
         .with_context(|| format!("building {class} in {}", dir.display()))?;
     if !quiet {
         output::eprintln(&format!(
-            "{}: {} {}",
+            "{}: {} {}{}",
             dir.display(),
             r.class,
-            class_figures(&r, 0, ", kept")
+            class_figures(&r, 0, ", kept"),
+            memory::usage_since(cpu)
         ))?;
     }
     Ok(ExitCode::SUCCESS)

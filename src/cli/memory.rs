@@ -32,6 +32,26 @@ pub fn resident_bytes() -> Option<u64> {
     field_bytes(&text, "VmRSS:")
 }
 
+/// The most memory this process has held at once (`VmHWM` of `/proc/self/status` on Linux);
+/// `None` elsewhere or when it cannot be read.
+pub fn peak_resident_bytes() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/status").ok()?;
+    field_bytes(&text, "VmHWM:")
+}
+
+/// What a long command used, for its last line: `, C s of CPU, peak R MB resident` with the
+/// parts the platform can tell (empty when neither), the CPU time counted from `cpu_start`.
+pub fn usage_since(cpu_start: Option<cpu_time::ProcessTime>) -> String {
+    let mut text = String::new();
+    if let Some(cpu) = cpu_start.and_then(|c| c.try_elapsed().ok()) {
+        text.push_str(&format!(", {:.1} s of CPU", cpu.as_secs_f64()));
+    }
+    if let Some(peak) = peak_resident_bytes() {
+        text.push_str(&format!(", peak {:.0} MB resident", peak as f64 / 1e6));
+    }
+    text
+}
+
 /// `bytes` in MiB, for messages.
 pub fn mib(bytes: u64) -> u64 {
     bytes >> 20

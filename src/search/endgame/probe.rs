@@ -4,11 +4,14 @@
 //! A look-up whose block is cached takes one uncontended lock, one array access for its class
 //! and one hash of a `u64` for its block, and reads the value in place (no reference counting).
 //! A block not cached is read and decoded with the lock released, so other threads' look-ups go
-//! on meanwhile.
+//! on meanwhile. When the cache is full, each block read puts out the least recently used
+//! blocks, a few at a time: no look-up waits for a large part of the cache to be freed at once
+//! (which took 6-20 ms, enough to make a player overrun a 20 ms move).
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use rustc_hash::FxHashMap;
+use lru::LruCache;
+use rustc_hash::FxBuildHasher;
 
 use crate::rules::piece::Color;
 
@@ -31,8 +34,6 @@ pub(super) struct Probe {
 }
 
 /// A decoded block and when it was last used.
-type Cached = (Box<[u8]>, u64);
-
 /// What is known of a class's file.
 #[derive(Debug, Clone, Default)]
 enum Slot {
@@ -49,20 +50,33 @@ enum Slot {
     },
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Inner {
     /// Each class by its code ([`code`]); empty until the first look-up.
     classes: Vec<Slot>,
-    /// Decoded blocks by [`key`], with when each was last used.
-    blocks: FxHashMap<u64, Cached>,
+    /// Decoded blocks by [`key`], the least recently used first out.
+    blocks: LruCache<u64, Box<[u8]>, FxBuildHasher>,
     /// Bytes of the blocks held.
     held: usize,
-    /// Look-ups so far (the clock of `blocks`).
-    clock: u64,
+    /// Look-ups so far.
+    lookups: u64,
     /// Blocks read from the files.
     reads: u64,
     /// The first file or block found damaged, with why.
     damaged: Option<String>,
+}
+
+impl Default for Inner {
+    fn default() -> Inner {
+        Inner {
+            classes: Vec::new(),
+            blocks: LruCache::unbounded_with_hasher(FxBuildHasher),
+            held: 0,
+            lookups: 0,
+            reads: 0,
+            damaged: None,
+        }
+    }
 }
 
 /// A class's place in [`Inner::classes`].
@@ -112,10 +126,8 @@ impl Probe {
         let (per_block, width) = inner.slot(store, class)?;
         let (b, at) = (index / per_block, index % per_block);
         let key = key(code, b);
-        inner.clock += 1;
-        let clock = inner.clock;
-        if let Some((block, used)) = inner.blocks.get_mut(&key) {
-            *used = clock;
+        inner.lookups += 1;
+        if let Some(block) = inner.blocks.get(&key) {
             return value(block, at, width);
         }
         // Not cached: read and decode it without holding the lock.
@@ -138,9 +150,9 @@ impl Probe {
         };
         inner.reads += 1;
         let v = value(&block, at, width);
-        if !inner.blocks.contains_key(&key) {
+        if !inner.blocks.contains(&key) {
             inner.held += block.len();
-            inner.blocks.insert(key, (block, clock));
+            inner.blocks.put(key, block);
             inner.evict();
         }
         v
@@ -153,7 +165,7 @@ impl Probe {
 
     /// Look-ups in the files so far (cached or not).
     pub(super) fn lookups(&self) -> u64 {
-        self.lock().clock
+        self.lock().lookups
     }
 
     /// The first damaged file or block met, with why.
@@ -192,16 +204,13 @@ impl Inner {
         }
     }
 
-    /// Drops the least recently used half of the blocks when they hold more than
-    /// [`CACHE_BYTES`].
+    /// Puts out the least recently used blocks while they hold more than [`CACHE_BYTES`].
     fn evict(&mut self) {
-        if self.held <= CACHE_BYTES {
-            return;
+        while self.held > CACHE_BYTES {
+            let Some((_, block)) = self.blocks.pop_lru() else {
+                break;
+            };
+            self.held -= block.len();
         }
-        let mut used: Vec<u64> = self.blocks.values().map(|(_, u)| *u).collect();
-        used.sort_unstable();
-        let cut = used[used.len() / 2];
-        self.blocks.retain(|_, (_, u)| *u > cut);
-        self.held = self.blocks.values().map(|(b, _)| b.len()).sum();
     }
 }

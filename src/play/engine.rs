@@ -63,7 +63,11 @@ impl Engine {
     pub fn new(options: EngineOptions) -> Engine {
         let mut searcher = searcher_for(&options);
         if let Some(dir) = &options.egdb {
-            searcher.set_endgame(std::sync::Arc::new(EndgameDb::with_store(Store::new(dir))));
+            let db = EndgameDb::with_store(Store::new(dir));
+            if on_the_clock(&options) {
+                db.prepare_for_play();
+            }
+            searcher.set_endgame(std::sync::Arc::new(db));
         }
         Engine {
             options,
@@ -79,6 +83,9 @@ impl Engine {
     #[must_use]
     pub fn with_endgame(options: EngineOptions, db: std::sync::Arc<EndgameDb>) -> Engine {
         let mut searcher = searcher_for(&options);
+        if on_the_clock(&options) {
+            db.prepare_for_play();
+        }
         searcher.set_endgame(db);
         Engine {
             options,
@@ -199,14 +206,21 @@ impl Engine {
     }
 }
 
+/// Whether an engine with `options` plays on the clock alone (no node or depth limit): such an
+/// engine does up front whatever would otherwise pause its search between two reads of the clock.
+fn on_the_clock(options: &EngineOptions) -> bool {
+    options.nodes.is_none() && options.depth.is_none()
+}
+
 /// The game searcher for `options`. One that plays on the clock alone has its table at full size
 /// at once: a table grows while it fills, and a growth, which re-inserts every entry into fresh
 /// memory, is a pause of milliseconds between two reads of the clock (`examples/time_use.rs`),
-/// enough to overrun a short time per move. Node- and depth-limited searches keep the growing
-/// table, so their games stay as they were.
+/// enough to overrun a short time per move. (Its databases' files are opened up front too:
+/// [`EndgameDb::prepare_for_play`].) Node- and depth-limited searches keep the growing table, so
+/// their games stay as they were.
 fn searcher_for(options: &EngineOptions) -> GameSearcher {
     let mut searcher = GameSearcher::new(options.search.clone());
-    if options.nodes.is_none() && options.depth.is_none() {
+    if on_the_clock(options) {
         searcher.reserve_table();
     }
     searcher

@@ -165,6 +165,22 @@ impl EndgameDb {
                 .is_some_and(|s| self.probe.has(s, p.material().canonical()))
     }
 
+    /// Opens the file of every class of the store a look-up may read (up to [`PROBE_PIECES`]
+    /// pieces) and makes the index tables of each, so that no look-up in a timed search pays
+    /// for either the first time: each a fraction of a millisecond to a few milliseconds, which
+    /// made a player overrun 20 ms moves. Opening a file reads its header and block index, not
+    /// its blocks; later calls cost a lock per class.
+    pub fn prepare_for_play(&self) {
+        let Some(store) = &self.store else {
+            return;
+        };
+        for class in classes_up_to(self.most_pieces.min(PROBE_PIECES)) {
+            if self.probe.has(store, class) {
+                index::radix(class);
+            }
+        }
+    }
+
     /// Blocks read from database files by look-ups so far (each decoded once while cached).
     #[must_use]
     pub fn blocks_read(&self) -> u64 {

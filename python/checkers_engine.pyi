@@ -192,7 +192,8 @@ def think(
 ) -> Optional[Move]:
     """The engine's move (``checkers think``): thinking ``time_ms`` milliseconds (default 1000),
     or ``nodes`` nodes, or to ``depth`` plies (at most one of the three). ``None`` when the side
-    to move has no legal move."""
+    to move has no legal move. It reads the endgame databases of ``$CHECKERS_EGDB``, else of the
+    platform's cache directory, when that directory exists."""
 
 def verify(
     puzzle: Union[Position, str],

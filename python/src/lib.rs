@@ -589,6 +589,8 @@ fn py_solve(
 /// The engine's move in ``position`` (either side to move), as ``checkers think`` gives it:
 /// thinking ``time_ms`` milliseconds (default 1000), or ``nodes`` nodes, or to ``depth`` plies
 /// (at most one of the three). ``None`` when the side to move has no legal move (it has lost).
+/// Like ``checkers think``, it reads the endgame databases of ``$CHECKERS_EGDB``, else of the
+/// platform's cache directory, when that directory exists.
 ///
 /// The search runs without the GIL; Ctrl-C stops it at once and raises ``KeyboardInterrupt``.
 #[pyfunction]
@@ -633,6 +635,7 @@ fn think(
         let mut engine = Engine::new(EngineOptions {
             nodes,
             depth,
+            egdb: checkers::play::default_egdb(),
             ..EngineOptions::default()
         });
         engine.set_stop(flag);

@@ -730,17 +730,24 @@ mod tests {
         }
     }
 
-    /// With the databases of up to three pieces, two kings against one are won at once by the
-    /// shortest way, without a node searched; under the CSCI561 rule with too few quiet plies
-    /// left for that win, the databases' win is not taken as one and the search decides.
-    #[test]
-    fn the_databases_choose_the_move_when_their_value_holds_in_the_game() {
+    /// The databases of up to three pieces, built into a temporary folder (kept while it lives),
+    /// read through the store as a player reads them.
+    fn databases_of_three() -> (tempfile::TempDir, Arc<EndgameDb>) {
         use crate::search::endgame::store::Store;
         let dir = tempfile::tempdir().expect("temporary directory");
         let mut db = EndgameDb::with_store(Store::new(dir.path()));
         db.build_store(3, &mut |_, _| {}, &mut |_| {})
             .expect("built");
         let db = Arc::new(EndgameDb::with_store(Store::new(dir.path())));
+        (dir, db)
+    }
+
+    /// With the databases of up to three pieces, two kings against one are won at once by the
+    /// shortest way, without a node searched; under the CSCI561 rule with too few quiet plies
+    /// left for that win, the databases' win is not taken as one and the search decides.
+    #[test]
+    fn the_databases_choose_the_move_when_their_value_holds_in_the_game() {
+        let (_dir, db) = databases_of_three();
         let pos = crate::formats::board_text::parse_board(
             b"........\n\
               ........\n\
@@ -811,12 +818,7 @@ mod tests {
     /// search is seen by the stopwatch. (The node count is the same either way.)
     #[test]
     fn the_clock_is_read_after_every_block_read_from_a_database_file() {
-        use crate::search::endgame::store::Store;
-        let dir = tempfile::tempdir().expect("temporary directory");
-        let mut db = EndgameDb::with_store(Store::new(dir.path()));
-        db.build_store(3, &mut |_, _| {}, &mut |_| {})
-            .expect("built");
-        let db = Arc::new(EndgameDb::with_store(Store::new(dir.path())));
+        let (_dir, db) = databases_of_three();
         // Four pieces, men on both sides: the search's captures lead into the files.
         let pos = crate::formats::fen::parse("W:W22,K30:B9,K5").expect("a FEN");
         let watch = Watching {

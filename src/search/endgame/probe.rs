@@ -8,6 +8,7 @@
 //! blocks, a few at a time: no look-up waits for a large part of the cache to be freed at once
 //! (which took 6-20 ms, enough to make a player overrun a 20 ms move).
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use lru::LruCache;
@@ -31,9 +32,11 @@ const CLASSES: usize = BASE * BASE * BASE * BASE;
 #[derive(Debug, Default)]
 pub(super) struct Probe {
     inner: Mutex<Inner>,
+    /// Blocks read from the files (read without the lock: the game search asks after every
+    /// look-up whether one was read).
+    reads: AtomicU64,
 }
 
-/// A decoded block and when it was last used.
 /// What is known of a class's file.
 #[derive(Debug, Clone, Default)]
 enum Slot {
@@ -60,8 +63,6 @@ struct Inner {
     held: usize,
     /// Look-ups so far.
     lookups: u64,
-    /// Blocks read from the files.
-    reads: u64,
     /// The first file or block found damaged, with why.
     damaged: Option<String>,
 }
@@ -73,7 +74,6 @@ impl Default for Inner {
             blocks: LruCache::unbounded_with_hasher(FxBuildHasher),
             held: 0,
             lookups: 0,
-            reads: 0,
             damaged: None,
         }
     }
@@ -148,7 +148,7 @@ impl Probe {
                 return None;
             }
         };
-        inner.reads += 1;
+        self.reads.fetch_add(1, Ordering::Relaxed);
         let v = value(&block, at, width);
         if !inner.blocks.contains(&key) {
             inner.held += block.len();
@@ -160,7 +160,7 @@ impl Probe {
 
     /// Blocks read from the files so far.
     pub(super) fn reads(&self) -> u64 {
-        self.lock().reads
+        self.reads.load(Ordering::Relaxed)
     }
 
     /// Look-ups in the files so far (cached or not).

@@ -14,8 +14,8 @@ use checkers::formats::files;
 
 use super::output::{self, BadInput};
 use checkers::matches::arena::{
-    games_to_pdn, run_match_from, MatchConfig, PlayerFactory, Summary, TimeControl,
-    DEFAULT_MAX_PLIES,
+    games_to_pdn, run_match_until, MatchConfig, PlayerFactory, Sprt, SprtVerdict, Summary,
+    TimeControl, DEFAULT_MAX_PLIES,
 };
 use checkers::matches::host::{ExternalAgent, SPEC_PREFIX};
 use checkers::matches::journal::{Journal, JournalError};
@@ -78,6 +78,49 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: u32,
+
+    /// A sequential test of player 1's Elo advantage: H0 that it is ELO0 against H1 that it is
+    /// ELO1, with error rates ALPHA and BETA (5% each when left out). The log-likelihood ratio
+    /// is reported, and the match starts no new game once it leaves the bounds
+    /// (ln(BETA/(1-ALPHA)) and ln((1-BETA)/ALPHA): -2.94 and +2.94 at 5%); --games is then the
+    /// most it plays. For example `--sprt 0,10`.
+    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]", value_parser = parse_sprt)]
+    pub sprt: Option<Sprt>,
+}
+
+/// `ELO0,ELO1[,ALPHA,BETA]`: ELO0 below ELO1, each error rate above 0 and below 0.5.
+fn parse_sprt(text: &str) -> Result<Sprt, String> {
+    let numbers: Result<Vec<f64>, _> = text.split(',').map(|x| x.trim().parse::<f64>()).collect();
+    let bad = || format!("`{text}`: expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA, e.g. 0,10");
+    let numbers = numbers.map_err(|_| bad())?;
+    let test = match numbers[..] {
+        [elo0, elo1] => Sprt::new(elo0, elo1),
+        [elo0, elo1, alpha, beta] => Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        },
+        _ => return Err(bad()),
+    };
+    if !(test.elo0.is_finite() && test.elo1.is_finite() && test.elo0 < test.elo1) {
+        return Err(format!("`{text}`: ELO0 must be below ELO1"));
+    }
+    if !(test.alpha > 0.0 && test.alpha < 0.5 && test.beta > 0.0 && test.beta < 0.5) {
+        return Err(format!(
+            "`{text}`: ALPHA and BETA must be above 0 and below 0.5"
+        ));
+    }
+    Ok(test)
+}
+
+/// What a test's verdict means, in words.
+fn verdict_words(verdict: SprtVerdict) -> &'static str {
+    match verdict {
+        SprtVerdict::H1 => "H1 accepted",
+        SprtVerdict::H0 => "H0 accepted",
+        SprtVerdict::Undecided => "not decided",
+    }
 }
 
 /// A player of a match: built in, or an external CSCI561 agent (`csci561:CMD`).
@@ -201,40 +244,55 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
     let tally = Mutex::new(Summary::of(&done));
     // The first failure to write the journal; the match stops recording after it.
     let journal_error: Mutex<Option<JournalError>> = Mutex::new(None);
-    let games = run_match_from(&config, done, &|g| {
-        if let Some(journal) = &journal {
-            let mut slot = journal_error.lock().unwrap_or_else(PoisonError::into_inner);
-            if slot.is_none() {
-                let written = journal
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .append(g);
-                if let Err(e) = written {
-                    bar.println(format!(
-                        "warning: {e}; the games from now on are not recorded"
-                    ));
-                    *slot = Some(e);
+    let decided = || {
+        args.sprt.is_some_and(|t| {
+            let s = *tally.lock().unwrap_or_else(PoisonError::into_inner);
+            t.verdict(&s) != SprtVerdict::Undecided
+        })
+    };
+    let games = run_match_until(
+        &config,
+        done,
+        &|g| {
+            if let Some(journal) = &journal {
+                let mut slot = journal_error.lock().unwrap_or_else(PoisonError::into_inner);
+                if slot.is_none() {
+                    let written = journal
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .append(g);
+                    if let Err(e) = written {
+                        bar.println(format!(
+                            "warning: {e}; the games from now on are not recorded"
+                        ));
+                        *slot = Some(e);
+                    }
                 }
             }
-        }
-        if let Ok(mut t) = tally.lock() {
-            *t = t.with_game(g);
-            bar.set_message(format!("+{} ={} -{}", t.wins, t.draws, t.losses));
-            bar.inc(1);
-            // Without a terminal (a match in the background, its output to a log) the bar is
-            // not drawn: a line every ten games instead, with the rate and what is left.
-            let now = u64::from(t.games());
-            if bar.is_hidden() && (now % 10 == 0 || now == u64::from(args.games)) {
-                let played = now.saturating_sub(resumed).max(1);
-                let per_game = started.elapsed().as_secs_f64() / played as f64;
-                let left = u64::from(args.games).saturating_sub(now) as f64 * per_game;
-                eprintln!(
-                    "{now}/{} games, +{} ={} -{}; {:.1} s a game, {:.0} s left",
-                    args.games, t.wins, t.draws, t.losses, per_game, left
-                );
+            if let Ok(mut t) = tally.lock() {
+                *t = t.with_game(g);
+                bar.set_message(format!("+{} ={} -{}", t.wins, t.draws, t.losses));
+                bar.inc(1);
+                // Without a terminal (a match in the background, its output to a log) the bar is
+                // not drawn: a line every ten games instead, with the rate and what is left.
+                let now = u64::from(t.games());
+                if bar.is_hidden() && (now % 10 == 0 || now == u64::from(args.games)) {
+                    let played = now.saturating_sub(resumed).max(1);
+                    let per_game = started.elapsed().as_secs_f64() / played as f64;
+                    let left = u64::from(args.games).saturating_sub(now) as f64 * per_game;
+                    let llr = args
+                        .sprt
+                        .map(|test| format!("; LLR {:.2}", test.llr(&t)))
+                        .unwrap_or_default();
+                    eprintln!(
+                        "{now}/{} games, +{} ={} -{}; {:.1} s a game, {:.0} s left{llr}",
+                        args.games, t.wins, t.draws, t.losses, per_game, left
+                    );
+                }
             }
-        }
-    })?;
+        },
+        &decided,
+    )?;
     bar.finish_and_clear();
     let s = Summary::of(&games);
     let (elo, low, high) = s.elo();
@@ -259,6 +317,20 @@ pub fn run(args: &MatchArgs) -> Result<ExitCode> {
         signed(low),
         signed(high)
     ))?;
+    if let Some(t) = args.sprt {
+        let (low, high) = t.bounds();
+        output::println(&format!(
+            "SPRT (elo0 {}, elo1 {}, alpha {}, beta {}; bounds {low:.2} and {high:+.2}): LLR {:.2} \
+             after {}: {}",
+            t.elo0,
+            t.elo1,
+            t.alpha,
+            t.beta,
+            t.llr(&s),
+            plural(u64::from(s.games()), "game", "games"),
+            verdict_words(t.verdict(&s))
+        ))?;
+    }
     output::println(&format!(
         "forfeits on time: player1 {}, player2 {}; illegal moves: player1 {}, player2 {}; no move: player1 {}, player2 {}; adjudicated at {} plies: {}",
         s.time_forfeits[0],

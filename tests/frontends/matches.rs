@@ -243,6 +243,60 @@ fn match_prints_results_and_writes_pdn() {
     }
 }
 
+#[test]
+fn a_sequential_test_stops_the_match_once_it_decides() {
+    // The engine against a random mover wins every game: a test of 0 against 50 Elo accepts
+    // H1 after a handful of the 100 games allowed.
+    let out = checkers()
+        .args([
+            "match",
+            "--player1",
+            "engine:nodes=300",
+            "--player2",
+            "random",
+            "--games",
+            "100",
+            "--sprt",
+            "0,50",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8_lossy(&out);
+    let line = text
+        .lines()
+        .find(|l| {
+            l.starts_with("SPRT (elo0 0, elo1 50, alpha 0.05, beta 0.05; bounds -2.94 and +2.94)")
+        })
+        .unwrap_or_else(|| panic!("no SPRT line in {text}"));
+    assert!(line.ends_with("H1 accepted"), "{line}");
+    let first = text.lines().next().unwrap_or_default();
+    let games: u32 = first
+        .split(": ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no game count in {first}"));
+    assert!((2..=20).contains(&games), "{first}");
+    for bad in ["10,0", "0", "0,10,0.6,0.05", "a,b"] {
+        checkers()
+            .args([
+                "match",
+                "--player1",
+                "random",
+                "--player2",
+                "random",
+                "--sprt",
+                bad,
+            ])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--sprt"));
+    }
+}
+
 /// A player that plays a step that is never legal.
 struct Cheater;
 

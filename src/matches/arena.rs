@@ -8,10 +8,10 @@
 //! ([`host`](super::host)) plays its games through [`play_game`] too, with a game clock charged
 //! the CPU time its agents' processes report ([`Player::move_cost`]).
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use rayon::prelude::*;
 use thiserror::Error;
 
 use crate::formats::fen::NotStandard;
@@ -331,19 +331,29 @@ pub fn run_match_until(
             jobs,
             reason: e.to_string(),
         })?;
-    let played: Vec<PlayedGame> = pool.install(|| {
-        todo.into_par_iter()
-            .with_max_len(1)
-            .filter_map(|i| {
-                if stop() {
-                    return None;
+    // Each job takes the next game in index order, so a match stopped early (a sequential test
+    // decided, the session ended) holds the first games, and a longer journal is one this
+    // match's `--games` can take on.
+    let next = AtomicUsize::new(0);
+    let played = Mutex::new(Vec::with_capacity(todo.len()));
+    pool.scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|_| {
+                while !stop() {
+                    let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                        break;
+                    };
+                    let g = play_game(config, i);
+                    on_done(&g);
+                    played
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .push(g);
                 }
-                let g = play_game(config, i);
-                on_done(&g);
-                Some(g)
-            })
-            .collect()
+            });
+        }
     });
+    let played = played.into_inner().unwrap_or_else(PoisonError::into_inner);
     for g in played {
         let i = g.index;
         slots[i] = Some(g);

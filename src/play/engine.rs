@@ -176,6 +176,12 @@ impl Engine {
         if options.search.contempt != defaults.contempt {
             parts.push(format!("contempt={}", options.search.contempt));
         }
+        if options.search.futility != defaults.futility {
+            parts.push(format!("futility={}", options.search.futility));
+        }
+        if options.search.reduction != defaults.reduction {
+            parts.push(format!("reduction={}", options.search.reduction));
+        }
         if options.search.evaluator != defaults.evaluator {
             parts.extend(options.search.evaluator.spec_option());
         }

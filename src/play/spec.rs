@@ -142,7 +142,7 @@ impl FromStr for PlayerSpec {
                 };
                 for opt in options() {
                     const KNOWN: &str = "time=SECONDS, nodes=N, depth=N, table=MIB, contempt=N, \
-                         egdb=DIR|none, eval=hand|trained|net, weights=FILE, timing=all|early, or (after \
+                         egdb=DIR|none, eval=hand|trained|net, weights=FILE, timing=all|early, futility=N, reduction=N, or (after \
                          eval=hand) a hand-set evaluation weight such as back_rank=N";
                     let Some((key, v)) = opt.split_once('=') else {
                         return Err(unknown(opt, KNOWN));
@@ -218,6 +218,24 @@ impl FromStr for PlayerSpec {
                             o.search.evaluator = Evaluator::from_file(std::path::Path::new(v))
                                 .map_err(|e| bad(key, e.to_string()))?;
                         }
+                        "futility" => {
+                            o.search.futility = v
+                                .parse::<i32>()
+                                .ok()
+                                .filter(|m| (0..=1000).contains(m))
+                                .ok_or_else(|| {
+                                    bad(key, format!("`{v}` is not between 0 and 1000"))
+                                })?;
+                        }
+                        "reduction" => {
+                            o.search.reduction = v
+                                .parse::<u32>()
+                                .ok()
+                                .filter(|m| (50..=1000).contains(m))
+                                .ok_or_else(|| {
+                                    bad(key, format!("`{v}` is not between 50 and 1000"))
+                                })?;
+                        }
                         "contempt" => {
                             o.search.contempt = v
                                 .parse::<i32>()
@@ -279,6 +297,15 @@ mod tests {
             panic!("engine spec not parsed");
         };
         assert_eq!(o.time_use, TimeUse::Early);
+        let Ok(PlayerSpec::Engine(mut o)) = "engine:futility=0,reduction=200".parse() else {
+            panic!("engine spec not parsed");
+        };
+        assert_eq!((o.search.futility, o.search.reduction), (0, 200));
+        o.egdb = None;
+        assert_eq!(
+            PlayerSpec::Engine(o).to_string(),
+            "engine:futility=0,reduction=200"
+        );
     }
 
     #[test]
@@ -296,6 +323,8 @@ mod tests {
             ("engine:depth", "unknown option"),
             ("engine:eval=neural", "hand, trained or net"),
             ("engine:timing=late", "all or early"),
+            ("engine:futility=-1", "between 0 and 1000"),
+            ("engine:reduction=10", "between 50 and 1000"),
             ("engine:weights=/nonexistent/w.ckw", "/nonexistent/w.ckw"),
         ] {
             let err = text.parse::<PlayerSpec>().unwrap_err().to_string();

@@ -92,7 +92,17 @@ pub struct GameOptions {
     pub contempt: i32,
     /// The evaluation.
     pub evaluator: Evaluator,
+    /// Static pruning near the horizon, in hundredths of a man a ply (0: none): a node of a
+    /// null window at most [`FUTILITY_DEPTH`] plies from the horizon, with no capture to make,
+    /// whose evaluation stands this much a ply above beta returns its evaluation unsearched.
+    pub futility: i32,
+    /// How strongly late quiet moves are reduced, in hundredths: the product of the logarithms
+    /// of depth and move number is divided by this (larger: smaller reductions).
+    pub reduction: u32,
 }
+
+/// Deepest node (in plies to the horizon) that [`GameOptions::futility`] may prune.
+pub const FUTILITY_DEPTH: i32 = 3;
 
 impl Default for GameOptions {
     fn default() -> Self {
@@ -100,6 +110,8 @@ impl Default for GameOptions {
             table_mb: 4,
             contempt: 0,
             evaluator: Evaluator::game_default(),
+            futility: 50,
+            reduction: 150,
         }
     }
 }
@@ -107,9 +119,9 @@ impl Default for GameOptions {
 /// Plies by which the `searched`-th quiet move (from 0) of a node of `depth` is searched
 /// shallower first: growing with the logarithms of depth and move number, never so much that it
 /// reaches the horizon at once.
-fn late_move_reduction(depth: i32, searched: usize) -> i32 {
+fn late_move_reduction(depth: i32, searched: usize, divisor: u32) -> i32 {
     let r = if depth >= 2 && searched >= 2 {
-        let x = f64::from(depth).ln() * (searched as f64).ln() / 1.5;
+        let x = f64::from(depth).ln() * (searched as f64).ln() * 100.0 / f64::from(divisor);
         (0.5 + x) as i32
     } else {
         0
@@ -614,6 +626,17 @@ impl GameSearcher {
             }
         }
         let tt_move = entry.and_then(|e| e.best);
+        if self.options.futility > 0
+            && (1..=FUTILITY_DEPTH).contains(&depth)
+            && window.beta.0 - window.alpha.0 == 1
+            && !window.beta.is_game_end()
+            && !movegen::has_jump(pos)
+        {
+            let eval = self.options.evaluator.evaluate(pos);
+            if eval.0 - self.options.futility * depth >= window.beta.0 {
+                return eval;
+            }
+        }
         // A forced move costs no depth.
         let next_depth = if moves.len() == 1 { depth } else { depth - 1 };
 
@@ -633,7 +656,7 @@ impl GameSearcher {
                 let reduction = if mv.is_capture() || self.orderer.is_killer(mv, ply) {
                     0
                 } else {
-                    late_move_reduction(depth, searched)
+                    late_move_reduction(depth, searched, self.options.reduction)
                 };
                 let null = window.null_child();
                 let mut s = -self.child(pos, mv, next_depth - reduction, null, at, stopwatch);
@@ -910,13 +933,13 @@ mod tests {
 
     #[test]
     fn reductions_grow_with_depth_and_move_number_but_never_reach_the_horizon() {
-        assert_eq!(late_move_reduction(8, 0), 0);
-        assert_eq!(late_move_reduction(8, 1), 0);
-        assert_eq!(late_move_reduction(1, 10), 0);
-        assert!(late_move_reduction(12, 20) > late_move_reduction(4, 3));
+        assert_eq!(late_move_reduction(8, 0, 150), 0);
+        assert_eq!(late_move_reduction(8, 1, 150), 0);
+        assert_eq!(late_move_reduction(1, 10, 150), 0);
+        assert!(late_move_reduction(12, 20, 150) > late_move_reduction(4, 3, 150));
         for depth in 2..40 {
             for searched in 0..40 {
-                assert!(late_move_reduction(depth, searched) <= depth - 2);
+                assert!(late_move_reduction(depth, searched, 150) <= depth - 2);
             }
         }
     }

@@ -147,6 +147,12 @@ impl FromStr for PlayerSpec {
                     let Some((key, v)) = opt.split_once('=') else {
                         return Err(unknown(opt, KNOWN));
                     };
+                    let ranged = |v: &str, lo: i32, hi: i32| -> Result<i32, SpecError> {
+                        v.parse::<i32>()
+                            .ok()
+                            .filter(|n| (lo..=hi).contains(n))
+                            .ok_or_else(|| bad(key, format!("`{v}` is not between {lo} and {hi}")))
+                    };
                     let int = |v: &str| -> Result<u64, SpecError> {
                         v.parse::<u64>()
                             .map_err(|e| bad(key, format!("`{v}`: {e}")))
@@ -218,45 +224,15 @@ impl FromStr for PlayerSpec {
                             o.search.evaluator = Evaluator::from_file(std::path::Path::new(v))
                                 .map_err(|e| bad(key, e.to_string()))?;
                         }
-                        "futility" => {
-                            o.search.futility = v
-                                .parse::<i32>()
-                                .ok()
-                                .filter(|m| (0..=1000).contains(m))
-                                .ok_or_else(|| {
-                                    bad(key, format!("`{v}` is not between 0 and 1000"))
-                                })?;
-                        }
-                        "reduction" => {
-                            o.search.reduction = v
-                                .parse::<u32>()
-                                .ok()
-                                .filter(|m| (50..=1000).contains(m))
-                                .ok_or_else(|| {
-                                    bad(key, format!("`{v}` is not between 50 and 1000"))
-                                })?;
-                        }
-                        "contempt" => {
-                            o.search.contempt = v
-                                .parse::<i32>()
-                                .ok()
-                                .filter(|c| c.abs() <= 1000)
-                                .ok_or_else(|| {
-                                bad(key, format!("`{v}` is not between -1000 and 1000"))
-                            })?;
-                        }
+                        "futility" => o.search.futility = ranged(v, 0, 1000)?,
+                        "reduction" => o.search.reduction = ranged(v, 50, 1000)? as u32,
+                        "contempt" => o.search.contempt = ranged(v, -1000, 1000)?,
                         _ => {
                             let weight = o.search.evaluator.weights_mut();
                             let Some(weight) = weight.and_then(|w| w.get_mut(key)) else {
                                 return Err(unknown(opt, KNOWN));
                             };
-                            *weight = v
-                                .parse::<i32>()
-                                .ok()
-                                .filter(|w| w.abs() <= 1000)
-                                .ok_or_else(|| {
-                                    bad(key, format!("`{v}` is not between -1000 and 1000"))
-                                })?;
+                            *weight = ranged(v, -1000, 1000)?;
                         }
                     }
                 }

@@ -179,6 +179,9 @@ impl Engine {
         if options.search.futility != defaults.futility {
             parts.push(format!("futility={}", options.search.futility));
         }
+        if options.search.futility_depth != defaults.futility_depth {
+            parts.push(format!("futility_depth={}", options.search.futility_depth));
+        }
         if options.search.reduction != defaults.reduction {
             parts.push(format!("reduction={}", options.search.reduction));
         }

@@ -142,7 +142,7 @@ impl FromStr for PlayerSpec {
                 };
                 for opt in options() {
                     const KNOWN: &str = "time=SECONDS, nodes=N, depth=N, table=MIB, contempt=N, \
-                         egdb=DIR|none, eval=hand|trained|net, weights=FILE, timing=all|early, futility=N, reduction=N, or (after \
+                         egdb=DIR|none, eval=hand|trained|net, weights=FILE, timing=all|early, futility=N, futility_depth=N, reduction=N, or (after \
                          eval=hand) a hand-set evaluation weight such as back_rank=N";
                     let Some((key, v)) = opt.split_once('=') else {
                         return Err(unknown(opt, KNOWN));
@@ -225,6 +225,7 @@ impl FromStr for PlayerSpec {
                                 .map_err(|e| bad(key, e.to_string()))?;
                         }
                         "futility" => o.search.futility = ranged(v, 0, 1000)?,
+                        "futility_depth" => o.search.futility_depth = ranged(v, 1, 8)?,
                         "reduction" => o.search.reduction = ranged(v, 50, 1000)? as u32,
                         "contempt" => o.search.contempt = ranged(v, -1000, 1000)?,
                         _ => {

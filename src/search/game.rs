@@ -93,16 +93,16 @@ pub struct GameOptions {
     /// The evaluation.
     pub evaluator: Evaluator,
     /// Static pruning near the horizon, in hundredths of a man a ply (0: none): a node of a
-    /// null window at most [`FUTILITY_DEPTH`] plies from the horizon, with no capture to make,
-    /// whose evaluation stands this much a ply above beta returns its evaluation unsearched.
+    /// null window at most [`futility_depth`](Self::futility_depth) plies from the horizon,
+    /// with no capture to make, whose evaluation stands this much a ply above beta returns its
+    /// evaluation unsearched.
     pub futility: i32,
+    /// Deepest node (in plies to the horizon) that [`futility`](Self::futility) may prune.
+    pub futility_depth: i32,
     /// How strongly late quiet moves are reduced, in hundredths: the product of the logarithms
     /// of depth and move number is divided by this (larger: smaller reductions).
     pub reduction: u32,
 }
-
-/// Deepest node (in plies to the horizon) that [`GameOptions::futility`] may prune.
-pub const FUTILITY_DEPTH: i32 = 3;
 
 impl Default for GameOptions {
     fn default() -> Self {
@@ -111,6 +111,7 @@ impl Default for GameOptions {
             contempt: 0,
             evaluator: Evaluator::game_default(),
             futility: 50,
+            futility_depth: 3,
             reduction: 150,
         }
     }
@@ -627,7 +628,7 @@ impl GameSearcher {
         }
         let tt_move = entry.and_then(|e| e.best);
         if self.options.futility > 0
-            && (1..=FUTILITY_DEPTH).contains(&depth)
+            && (1..=self.options.futility_depth).contains(&depth)
             && window.beta.0 - window.alpha.0 == 1
             && !window.beta.is_game_end()
             && !movegen::has_jump(pos)

@@ -274,14 +274,23 @@ mod tests {
             panic!("engine spec not parsed");
         };
         assert_eq!(o.time_use, TimeUse::Early);
-        let Ok(PlayerSpec::Engine(mut o)) = "engine:futility=0,reduction=200".parse() else {
+        let Ok(PlayerSpec::Engine(mut o)) =
+            "engine:futility=0,futility_depth=2,reduction=200".parse()
+        else {
             panic!("engine spec not parsed");
         };
-        assert_eq!((o.search.futility, o.search.reduction), (0, 200));
+        assert_eq!(
+            (
+                o.search.futility,
+                o.search.futility_depth,
+                o.search.reduction
+            ),
+            (0, 2, 200)
+        );
         o.egdb = None;
         assert_eq!(
             PlayerSpec::Engine(o).to_string(),
-            "engine:futility=0,reduction=200"
+            "engine:futility=0,futility_depth=2,reduction=200"
         );
     }
 
@@ -302,6 +311,7 @@ mod tests {
             ("engine:timing=late", "all or early"),
             ("engine:futility=-1", "between 0 and 1000"),
             ("engine:reduction=10", "between 50 and 1000"),
+            ("engine:futility_depth=9", "between 1 and 8"),
             ("engine:weights=/nonexistent/w.ckw", "/nonexistent/w.ckw"),
         ] {
             let err = text.parse::<PlayerSpec>().unwrap_err().to_string();

@@ -631,7 +631,8 @@ impl GameSearcher {
             && (1..=self.options.futility_depth).contains(&depth)
             && window.beta.0 - window.alpha.0 == 1
             && !window.beta.is_game_end()
-            && !movegen::has_jump(pos)
+            // Captures are forced, so the first move tells whether there is one to make.
+            && !moves[0].is_capture()
         {
             let eval = self.options.evaluator.evaluate(pos);
             if eval.0 - self.options.futility * depth >= window.beta.0 {

@@ -127,6 +127,24 @@ fn every_six_piece_puzzle_matches_its_expected_solution() {
     }
 }
 
+/// The seven-piece puzzles, solved from the seven-piece databases alone (no node searched): a
+/// search without them does not prove these wins within minutes, so the test needs a build of
+/// them, named by `CHECKERS_TEST_EGDB7` (`checkers egdb build --pieces 7 --egdb DIR`, or the
+/// workflow's `egdb_pieces=7`; docs/egdb.md).
+#[test]
+#[ignore = "needs the seven-piece databases: CHECKERS_TEST_EGDB7=DIR cargo test --test frontends -- --ignored seven_piece"]
+fn every_seven_piece_puzzle_matches_its_expected_solution_from_the_databases() {
+    let egdb = std::env::var_os("CHECKERS_TEST_EGDB7")
+        .expect("CHECKERS_TEST_EGDB7 names no folder of seven-piece databases");
+    let egdb = egdb.to_str().expect("a UTF-8 path in CHECKERS_TEST_EGDB7");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let puzzles = shipped_puzzles_in("seven-pieces");
+    assert_eq!(puzzles.len(), 3, "puzzles/seven-pieces/ lost files");
+    for puzzle in puzzles {
+        solve_shipped(&puzzle, "seven-pieces", dir.path(), &["--egdb", egdb]);
+    }
+}
+
 #[test]
 fn every_shipped_puzzle_matches_its_expected_solution() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -185,6 +185,9 @@ impl Engine {
         if options.search.reduction != defaults.reduction {
             parts.push(format!("reduction={}", options.search.reduction));
         }
+        if options.search.late_moves != defaults.late_moves {
+            parts.push(format!("late_moves={}", options.search.late_moves));
+        }
         if options.search.evaluator != defaults.evaluator {
             parts.extend(options.search.evaluator.spec_option());
         }

@@ -102,6 +102,10 @@ pub struct GameOptions {
     /// How strongly late quiet moves are reduced, in hundredths: the product of the logarithms
     /// of depth and move number is divided by this (larger: smaller reductions).
     pub reduction: u32,
+    /// Late move pruning (0: none): at a null-window node 1 or 2 plies from the horizon, with no
+    /// capture to make, once this many moves a ply of depth have been searched without a cut
+    /// and without every one losing, the moves ordered after them are not searched.
+    pub late_moves: usize,
 }
 
 impl Default for GameOptions {
@@ -113,6 +117,7 @@ impl Default for GameOptions {
             futility: 50,
             futility_depth: 3,
             reduction: 150,
+            late_moves: 0,
         }
     }
 }
@@ -627,12 +632,13 @@ impl GameSearcher {
             }
         }
         let tt_move = entry.and_then(|e| e.best);
+        // Captures are forced, so the first move tells whether there is one to make.
+        let quiet_null_window = window.beta.0 - window.alpha.0 == 1
+            && !window.beta.is_game_end()
+            && !moves[0].is_capture();
         if self.options.futility > 0
             && (1..=self.options.futility_depth).contains(&depth)
-            && window.beta.0 - window.alpha.0 == 1
-            && !window.beta.is_game_end()
-            // Captures are forced, so the first move tells whether there is one to make.
-            && !moves[0].is_capture()
+            && quiet_null_window
         {
             let eval = self.options.evaluator.evaluate(pos);
             if eval.0 - self.options.futility * depth >= window.beta.0 {
@@ -648,7 +654,16 @@ impl GameSearcher {
         let mut best_index = 0;
         let mut keys = self.orderer.keys(&moves, tt_move, ply, side);
         let mut searched = 0;
+        let late_moves =
+            if self.options.late_moves > 0 && (1..=2).contains(&depth) && quiet_null_window {
+                self.options.late_moves * depth as usize
+            } else {
+                usize::MAX
+            };
         while let Some(i) = keys.next_best() {
+            if searched >= late_moves && !best_score.is_game_end() {
+                break;
+            }
             let mv = moves[i];
             let score = if searched == 0 {
                 -self.child(pos, mv, next_depth, window.child(), at, stopwatch)

@@ -188,6 +188,12 @@ impl Engine {
         if options.search.late_moves != defaults.late_moves {
             parts.push(format!("late_moves={}", options.search.late_moves));
         }
+        if options.search.horizon_table != defaults.horizon_table {
+            parts.push(format!(
+                "horizon_table={}",
+                u8::from(options.search.horizon_table)
+            ));
+        }
         if options.search.evaluator != defaults.evaluator {
             parts.extend(options.search.evaluator.spec_option());
         }

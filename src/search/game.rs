@@ -106,6 +106,9 @@ pub struct GameOptions {
     /// capture to make, once this many moves a ply of depth have been searched without a cut
     /// and without every one losing, the moves ordered after them are not searched.
     pub late_moves: usize,
+    /// Whether the nodes at the horizon, where only captures are searched on, read and write
+    /// the table (the nodes before the horizon always do).
+    pub horizon_table: bool,
 }
 
 impl Default for GameOptions {
@@ -118,6 +121,7 @@ impl Default for GameOptions {
             futility_depth: 3,
             reduction: 150,
             late_moves: 0,
+            horizon_table: true,
         }
     }
 }
@@ -617,7 +621,12 @@ impl GameSearcher {
         }
 
         let depth = depth.max(0);
-        let entry = self.table.probe(pos.hash());
+        let use_table = depth > 0 || self.options.horizon_table;
+        let entry = if use_table {
+            self.table.probe(pos.hash())
+        } else {
+            None
+        };
         if let Some(e) = entry {
             if i32::from(e.depth) >= depth {
                 let s = e.score.from_node(ply);
@@ -709,7 +718,9 @@ impl GameSearcher {
         } else {
             Bound::Upper
         };
-        self.store(pos, depth, best_score, bound, Some(best_index), ply);
+        if use_table {
+            self.store(pos, depth, best_score, bound, Some(best_index), ply);
+        }
         best_score
     }
 

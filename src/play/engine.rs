@@ -185,13 +185,16 @@ impl Engine {
         if options.search.reduction != defaults.reduction {
             parts.push(format!("reduction={}", options.search.reduction));
         }
-        if options.search.late_moves != defaults.late_moves {
-            parts.push(format!("late_moves={}", options.search.late_moves));
-        }
         if options.search.horizon_table != defaults.horizon_table {
             parts.push(format!(
                 "horizon_table={}",
                 u8::from(options.search.horizon_table)
+            ));
+        }
+        if options.search.crown_extension != defaults.crown_extension {
+            parts.push(format!(
+                "crown_extension={}",
+                u8::from(options.search.crown_extension)
             ));
         }
         if options.search.evaluator != defaults.evaluator {

@@ -102,13 +102,12 @@ pub struct GameOptions {
     /// How strongly late quiet moves are reduced, in hundredths: the product of the logarithms
     /// of depth and move number is divided by this (larger: smaller reductions).
     pub reduction: u32,
-    /// Late move pruning (0: none): at a null-window node 1 or 2 plies from the horizon, with no
-    /// capture to make, once this many moves a ply of depth have been searched without a cut
-    /// and without every one losing, the moves ordered after them are not searched.
-    pub late_moves: usize,
     /// Whether the nodes at the horizon, where only captures are searched on, read and write
     /// the table (the nodes before the horizon always do).
     pub horizon_table: bool,
+    /// Whether a move that crowns a man is searched a ply deeper than the node's other moves
+    /// (never deeper than the node itself).
+    pub crown_extension: bool,
 }
 
 impl Default for GameOptions {
@@ -120,8 +119,8 @@ impl Default for GameOptions {
             futility: 50,
             futility_depth: 3,
             reduction: 150,
-            late_moves: 0,
             horizon_table: true,
+            crown_extension: false,
         }
     }
 }
@@ -663,23 +662,16 @@ impl GameSearcher {
         let mut best_index = 0;
         let mut keys = self.orderer.keys(&moves, tt_move, ply, side);
         let mut searched = 0;
-        let late_moves =
-            if self.options.late_moves > 0 && (1..=2).contains(&depth) && quiet_null_window {
-                self.options.late_moves * depth as usize
-            } else {
-                usize::MAX
-            };
         while let Some(i) = keys.next_best() {
-            if searched >= late_moves && !best_score.is_game_end() {
-                break;
-            }
             let mv = moves[i];
+            let crowns = self.options.crown_extension && pos.crowns(mv);
+            let next_depth = if crowns { depth } else { next_depth };
             let score = if searched == 0 {
                 -self.child(pos, mv, next_depth, window.child(), at, stopwatch)
             } else {
                 // Late quiet moves are searched shallower first, and again at full depth only
                 // if they turn out better than the best so far.
-                let reduction = if mv.is_capture() || self.orderer.is_killer(mv, ply) {
+                let reduction = if mv.is_capture() || crowns || self.orderer.is_killer(mv, ply) {
                     0
                 } else {
                     late_move_reduction(depth, searched, self.options.reduction)

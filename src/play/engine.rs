@@ -191,12 +191,6 @@ impl Engine {
                 u8::from(options.search.horizon_table)
             ));
         }
-        if options.search.crown_extension != defaults.crown_extension {
-            parts.push(format!(
-                "crown_extension={}",
-                u8::from(options.search.crown_extension)
-            ));
-        }
         if options.search.evaluator != defaults.evaluator {
             parts.extend(options.search.evaluator.spec_option());
         }

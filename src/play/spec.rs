@@ -142,7 +142,7 @@ impl FromStr for PlayerSpec {
                 };
                 for opt in options() {
                     const KNOWN: &str = "time=SECONDS, nodes=N, depth=N, table=MIB, contempt=N, \
-                         egdb=DIR|none, eval=hand|trained|net, weights=FILE, timing=all|early, futility=N, futility_depth=N, reduction=N, horizon_table=0|1, crown_extension=0|1, or (after \
+                         egdb=DIR|none, eval=hand|trained|net, weights=FILE, timing=all|early, futility=N, futility_depth=N, reduction=N, horizon_table=0|1, or (after \
                          eval=hand) a hand-set evaluation weight such as back_rank=N";
                     let Some((key, v)) = opt.split_once('=') else {
                         return Err(unknown(opt, KNOWN));
@@ -228,7 +228,6 @@ impl FromStr for PlayerSpec {
                         "futility_depth" => o.search.futility_depth = ranged(v, 1, 8)?,
                         "reduction" => o.search.reduction = ranged(v, 50, 1000)? as u32,
                         "horizon_table" => o.search.horizon_table = ranged(v, 0, 1)? == 1,
-                        "crown_extension" => o.search.crown_extension = ranged(v, 0, 1)? == 1,
                         "contempt" => o.search.contempt = ranged(v, -1000, 1000)?,
                         _ => {
                             let weight = o.search.evaluator.weights_mut();
@@ -277,8 +276,7 @@ mod tests {
         };
         assert_eq!(o.time_use, TimeUse::Early);
         let Ok(PlayerSpec::Engine(mut o)) =
-            "engine:futility=0,futility_depth=2,reduction=200,horizon_table=0,crown_extension=1"
-                .parse()
+            "engine:futility=0,futility_depth=2,reduction=200,horizon_table=0".parse()
         else {
             panic!("engine spec not parsed");
         };
@@ -287,15 +285,14 @@ mod tests {
                 o.search.futility,
                 o.search.futility_depth,
                 o.search.reduction,
-                o.search.horizon_table,
-                o.search.crown_extension
+                o.search.horizon_table
             ),
-            (0, 2, 200, false, true)
+            (0, 2, 200, false)
         );
         o.egdb = None;
         assert_eq!(
             PlayerSpec::Engine(o).to_string(),
-            "engine:futility=0,futility_depth=2,reduction=200,horizon_table=0,crown_extension=1"
+            "engine:futility=0,futility_depth=2,reduction=200,horizon_table=0"
         );
     }
 
@@ -317,7 +314,6 @@ mod tests {
             ("engine:futility=-1", "between 0 and 1000"),
             ("engine:reduction=10", "between 50 and 1000"),
             ("engine:futility_depth=9", "between 1 and 8"),
-            ("engine:crown_extension=2", "between 0 and 1"),
             ("engine:horizon_table=2", "between 0 and 1"),
             ("engine:weights=/nonexistent/w.ckw", "/nonexistent/w.ckw"),
         ] {

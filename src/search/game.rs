@@ -105,9 +105,6 @@ pub struct GameOptions {
     /// Whether the nodes at the horizon, where only captures are searched on, read and write
     /// the table (the nodes before the horizon always do).
     pub horizon_table: bool,
-    /// Whether a move that crowns a man is searched a ply deeper than the node's other moves
-    /// (never deeper than the node itself).
-    pub crown_extension: bool,
 }
 
 impl Default for GameOptions {
@@ -120,7 +117,6 @@ impl Default for GameOptions {
             futility_depth: 3,
             reduction: 150,
             horizon_table: true,
-            crown_extension: false,
         }
     }
 }
@@ -664,14 +660,12 @@ impl GameSearcher {
         let mut searched = 0;
         while let Some(i) = keys.next_best() {
             let mv = moves[i];
-            let crowns = self.options.crown_extension && pos.crowns(mv);
-            let next_depth = if crowns { depth } else { next_depth };
             let score = if searched == 0 {
                 -self.child(pos, mv, next_depth, window.child(), at, stopwatch)
             } else {
                 // Late quiet moves are searched shallower first, and again at full depth only
                 // if they turn out better than the best so far.
-                let reduction = if mv.is_capture() || crowns || self.orderer.is_killer(mv, ply) {
+                let reduction = if mv.is_capture() || self.orderer.is_killer(mv, ply) {
                     0
                 } else {
                     late_move_reduction(depth, searched, self.options.reduction)

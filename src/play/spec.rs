@@ -276,7 +276,7 @@ mod tests {
         };
         assert_eq!(o.time_use, TimeUse::Early);
         let Ok(PlayerSpec::Engine(mut o)) =
-            "engine:futility=0,futility_depth=2,reduction=200,horizon_table=0".parse()
+            "engine:futility=0,futility_depth=2,reduction=200,horizon_table=1".parse()
         else {
             panic!("engine spec not parsed");
         };
@@ -287,12 +287,12 @@ mod tests {
                 o.search.reduction,
                 o.search.horizon_table
             ),
-            (0, 2, 200, false)
+            (0, 2, 200, true)
         );
         o.egdb = None;
         assert_eq!(
             PlayerSpec::Engine(o).to_string(),
-            "engine:futility=0,futility_depth=2,reduction=200,horizon_table=0"
+            "engine:futility=0,futility_depth=2,reduction=200,horizon_table=1"
         );
     }
 

@@ -116,7 +116,7 @@ impl Default for GameOptions {
             futility: 50,
             futility_depth: 3,
             reduction: 150,
-            horizon_table: true,
+            horizon_table: false,
         }
     }
 }

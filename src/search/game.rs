@@ -636,13 +636,12 @@ impl GameSearcher {
             }
         }
         let tt_move = entry.and_then(|e| e.best);
-        // Captures are forced, so the first move tells whether there is one to make.
-        let quiet_null_window = window.beta.0 - window.alpha.0 == 1
-            && !window.beta.is_game_end()
-            && !moves[0].is_capture();
         if self.options.futility > 0
             && (1..=self.options.futility_depth).contains(&depth)
-            && quiet_null_window
+            && window.beta.0 - window.alpha.0 == 1
+            && !window.beta.is_game_end()
+            // Captures are forced, so the first move tells whether there is one to make.
+            && !moves[0].is_capture()
         {
             let eval = self.options.evaluator.evaluate(pos);
             if eval.0 - self.options.futility * depth >= window.beta.0 {
